@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { puzzleProblems } from '../corpus/errors.js';
+import { VERSION } from './version.js';
+import { registerCommands } from './commands/index.js';
+
+/** Exit code for bad input (malformed puzzle, bad option). */
+export const EXIT_BAD_INPUT = 2;
+
+const program = new Command();
+program
+  .name('nonobench')
+  .description('Benchmarking harness for nonogram solvers')
+  .version(VERSION)
+  .showHelpAfterError()
+  .exitOverride((err) => {
+    // commander's own usage errors are bad input too.
+    process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT);
+  });
+registerCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  const problems = puzzleProblems(err);
+  if (problems) {
+    for (const p of problems) process.stderr.write(`${p.message}\n`);
+  } else {
+    process.stderr.write(`nonobench: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+  process.exitCode = EXIT_BAD_INPUT;
+}
