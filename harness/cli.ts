@@ -7,6 +7,12 @@ import { registerCommands } from './commands/index.js';
 /** Exit code for bad input (malformed puzzle, bad option). */
 export const EXIT_BAD_INPUT = 2;
 
+// A closed pipe (`nonobench … | head`) ends the output, not the program with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const program = new Command();
 program
   .name('nonobench')

@@ -1,9 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Strategy } from './types.js';
+import { enumeration } from './enumeration.js';
+import { sat } from './sat-strategy.js';
 
 /** Built-in strategies, in the order reports list them. */
-const BUILT_IN: Strategy[] = [];
+const BUILT_IN: Strategy[] = [enumeration, sat];
 
 export function builtInStrategies(): readonly Strategy[] {
   return BUILT_IN;

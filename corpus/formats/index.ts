@@ -1,0 +1,98 @@
+import { extname } from 'node:path';
+import { PuzzleError } from '../errors.js';
+import type { Puzzle } from '../model.js';
+import { buildPuzzles, type LoadOptions, type RawPuzzle } from '../validate.js';
+import { readJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
+import { readNon, writeNon, writeNonBundle } from './non.js';
+import { looksLikeTournament, readTournament } from './tournament.js';
+import { readWebpbnXml } from './xml.js';
+
+/** The formats nonobench reads; `non` and `json` are also written. */
+export type PuzzleFormat = 'non' | 'xml' | 'json' | 'tournament';
+export type WritableFormat = 'non' | 'json';
+
+export const PUZZLE_EXTENSIONS = ['.non', '.nonpack', '.xml', '.json', '.txt'] as const;
+
+export const UNKNOWN_FORMAT_MESSAGE =
+  'unknown format: expected a .non, .nonpack, .xml (webpbn), .json or tournament .txt puzzle file';
+
+/** The format a file's extension names, if any (`.txt` only when its text starts with `$`). */
+export function formatOfExtension(file: string, text?: string): PuzzleFormat | undefined {
+  switch (extname(file).toLowerCase()) {
+    case '.non':
+    case '.nonpack':
+      return 'non';
+    case '.xml':
+      return 'xml';
+    case '.json':
+      return 'json';
+    case '.txt':
+      return text === undefined || looksLikeTournament(text) ? 'tournament' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The format of a text judged by its content alone. */
+export function formatOfContent(text: string): PuzzleFormat | undefined {
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  if (body.startsWith('<')) return 'xml';
+  if (body.startsWith('{') || body.startsWith('[')) return 'json';
+  if (body.startsWith('$')) return 'tournament';
+  if (/^(width|height|rows|columns|title|catalogue|by)\b/m.test(body)) return 'non';
+  return undefined;
+}
+
+/** Detects the format: by extension, else by content. */
+export function detectFormat(file: string, text: string): PuzzleFormat | undefined {
+  return formatOfExtension(file, text) ?? formatOfContent(text);
+}
+
+export interface ReadOptions {
+  format?: PuzzleFormat;
+  /** Tournament format: the companion solutions to attach. */
+  solutions?: { text: string; file: string };
+}
+
+/** Reads a text into raw (unchecked) puzzles; throws PuzzleError for an unknown format or a syntax error. */
+export function readRawPuzzles(text: string, file: string, options: ReadOptions = {}): RawPuzzle[] {
+  const format = options.format ?? detectFormat(file, text);
+  switch (format) {
+    case 'non':
+      return readNon(text, file);
+    case 'xml':
+      return readWebpbnXml(text, file);
+    case 'json':
+      return readJsonPuzzles(text, file);
+    case 'tournament':
+      return readTournament(text, file, options.solutions);
+    default:
+      throw new PuzzleError(file, 0, UNKNOWN_FORMAT_MESSAGE);
+  }
+}
+
+/** Parses a text in any supported format into checked puzzles (throws PuzzleError(s) naming file and line). */
+export function parsePuzzles(text: string, file: string, options: ReadOptions & LoadOptions = {}): Puzzle[] {
+  const raws = readRawPuzzles(text, file, options);
+  if (raws.length === 0) throw new PuzzleError(file, 0, 'no puzzle found');
+  return buildPuzzles(raws, options);
+}
+
+/** The output format an output path's extension names. */
+export function writableFormatOf(file: string): WritableFormat | undefined {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.non' || ext === '.nonpack') return 'non';
+  if (ext === '.json') return 'json';
+  return undefined;
+}
+
+/** Writes puzzles in a format: one puzzle as a plain file, several as a bundle (`====`-separated / a JSON array). */
+export function writePuzzles(puzzles: Puzzle[], format: WritableFormat): string {
+  if (format === 'json') return puzzles.length === 1 ? writeJson(puzzles[0]!) : writeJsonBundle(puzzles);
+  return puzzles.length === 1 ? writeNon(puzzles[0]!) : writeNonBundle(puzzles);
+}
+
+export { readNon, parseNon, writeNon, writeNonBundle } from './non.js';
+export { readJsonPuzzles, parseJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
+export { readWebpbnXml, parseWebpbnXml } from './xml.js';
+export { readTournament, parseTournament } from './tournament.js';

@@ -1,0 +1,139 @@
+import { PuzzleError } from '../errors.js';
+import { withoutBom } from './text.js';
+
+/**
+ * A JSON reader that remembers the line of every value (JSON.parse forgets them), so a bad clue in a
+ * JSON puzzle is reported at its line like in any other format. Numbers keep their written text, so
+ * `2.5` or `1e3` can be named exactly in messages.
+ */
+
+export type JsonNode =
+  | { kind: 'object'; line: number; entries: { key: string; keyLine: number; value: JsonNode }[] }
+  | { kind: 'array'; line: number; items: JsonNode[] }
+  | { kind: 'string'; line: number; value: string }
+  | { kind: 'number'; line: number; text: string }
+  | { kind: 'literal'; line: number; value: boolean | null };
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+export function readJson(source: string, file: string): JsonNode {
+  const text = withoutBom(source);
+  let pos = 0;
+  let line = 1;
+  const fail = (detail: string): never => {
+    throw new PuzzleError(file, line, `invalid JSON: ${detail}`);
+  };
+  const near = () => (pos < text.length ? `\`${text.slice(pos, pos + 12).split('\n')[0]}\`` : 'the end of the file');
+  const skipSpace = () => {
+    while (pos < text.length) {
+      const ch = text[pos];
+      if (ch === '\n') line++;
+      else if (ch !== ' ' && ch !== '\t' && ch !== '\r') break;
+      pos++;
+    }
+  };
+  const expect = (ch: string) => {
+    skipSpace();
+    if (text[pos] !== ch) fail(`expected "${ch}" at ${near()}`);
+    pos++;
+  };
+
+  const readString = (): string => {
+    // pos is at the opening quote.
+    let out = '';
+    pos++;
+    for (;;) {
+      if (pos >= text.length) fail('unclosed string');
+      const ch = text[pos]!;
+      if (ch === '"') {
+        pos++;
+        return out;
+      }
+      if (ch === '\n') fail('line break inside a string');
+      if (ch === '\\') {
+        const next = text[pos + 1] ?? '';
+        if (next === 'u') {
+          const hex = text.slice(pos + 2, pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail(`bad escape "\\u${hex}"`);
+          out += String.fromCharCode(parseInt(hex, 16));
+          pos += 6;
+        } else {
+          const esc = ESCAPES[next];
+          if (esc === undefined) fail(`bad escape "\\${next}"`);
+          out += esc;
+          pos += 2;
+        }
+      } else {
+        out += ch;
+        pos++;
+      }
+    }
+  };
+
+  const readValue = (): JsonNode => {
+    skipSpace();
+    const at = line;
+    const ch = text[pos];
+    if (ch === '{') {
+      pos++;
+      const entries: { key: string; keyLine: number; value: JsonNode }[] = [];
+      skipSpace();
+      if (text[pos] === '}') {
+        pos++;
+        return { kind: 'object', line: at, entries };
+      }
+      for (;;) {
+        skipSpace();
+        if (text[pos] !== '"') fail(`expected a quoted key at ${near()}`);
+        const keyLine = line;
+        const key = readString();
+        expect(':');
+        entries.push({ key, keyLine, value: readValue() });
+        skipSpace();
+        if (text[pos] === ',') pos++;
+        else if (text[pos] === '}') {
+          pos++;
+          return { kind: 'object', line: at, entries };
+        } else fail(`expected "," or "}" at ${near()}`);
+      }
+    }
+    if (ch === '[') {
+      pos++;
+      const items: JsonNode[] = [];
+      skipSpace();
+      if (text[pos] === ']') {
+        pos++;
+        return { kind: 'array', line: at, items };
+      }
+      for (;;) {
+        items.push(readValue());
+        skipSpace();
+        if (text[pos] === ',') pos++;
+        else if (text[pos] === ']') {
+          pos++;
+          return { kind: 'array', line: at, items };
+        } else fail(`expected "," or "]" at ${near()}`);
+      }
+    }
+    if (ch === '"') return { kind: 'string', line: at, value: readString() };
+    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+      if (text.startsWith(word, pos)) {
+        pos += word.length;
+        return { kind: 'literal', line: at, value };
+      }
+    }
+    NUMBER.lastIndex = pos;
+    const m = NUMBER.exec(text);
+    if (m) {
+      pos += m[0].length;
+      return { kind: 'number', line: at, text: m[0] };
+    }
+    return fail(`unexpected ${near()}`);
+  };
+
+  const value = readValue();
+  skipSpace();
+  if (pos < text.length) fail(`unexpected ${near()} after the value`);
+  return value;
+}

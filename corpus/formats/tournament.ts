@@ -1,0 +1,99 @@
+import { basename } from 'node:path';
+import { PuzzleError } from '../errors.js';
+import type { Puzzle } from '../model.js';
+import {
+  buildPuzzles,
+  newRawPuzzle,
+  splitClueText,
+  type LoadOptions,
+  type RawGoal,
+  type RawPuzzle,
+} from '../validate.js';
+import { splitLines } from './text.js';
+
+/**
+ * The computer-tournament text format (TAAI, TCGA, ICGA): many square puzzles per file, each a line `$N`,
+ * then N column clues, then N row clues, one line each, numbers separated by tabs (`0` or an empty line
+ * for an empty line). The size is not written: it is half the number of lines of the puzzle.
+ * A companion solutions file has `$N` and then one line of 0/1 values per row.
+ */
+
+const MARKER = /^\$\s*(\S*)/;
+
+interface Section {
+  /** The label after `$` (the puzzle's number in the file). */
+  label: string;
+  /** 1-based line of the `$` marker. */
+  line: number;
+  lines: { text: string; line: number }[];
+}
+
+/** Cuts a tournament-format text at its `$` markers; text before the first marker is an error. */
+function sections(text: string, file: string): Section[] {
+  const found: Section[] = [];
+  splitLines(text).forEach((raw, i) => {
+    const m = MARKER.exec(raw.trim());
+    if (m) found.push({ label: m[1]!, line: i + 1, lines: [] });
+    else if (found.length) found[found.length - 1]!.lines.push({ text: raw, line: i + 1 });
+    else if (raw.trim() !== '') throw new PuzzleError(file, i + 1, 'expected a "$N" line to start a puzzle');
+  });
+  if (found.length === 0) throw new PuzzleError(file, 0, 'no puzzle found (no "$N" line)');
+  return found;
+}
+
+/** True when a text looks like the tournament format: its first non-blank line is a `$` marker. */
+export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(/^\uFEFF/, ''));
+
+/** Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N. */
+export function readTournament(text: string, file: string, solutions?: { text: string; file: string }): RawPuzzle[] {
+  const goals = solutions ? readSolutions(solutions.text, solutions.file) : new Map<string, RawGoal>();
+  const secs = sections(text, file);
+  return secs.map((sec) => {
+    const raw = newRawPuzzle(file, sec.line, `$${sec.label}`);
+    raw.implicitSize = true;
+    raw.meta.catalogue = `${basename(file)} $${sec.label}`;
+    let lines = sec.lines;
+    // One trailing blank line is a separator, not a clue, when the count is otherwise odd.
+    if (lines.length % 2 === 1 && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
+    if (lines.length === 0 || lines.length % 2 === 1) {
+      raw.problems.push(
+        new PuzzleError(file, sec.line, `$${sec.label}: ${lines.length} clue lines; expected N column clues then N row clues`),
+      );
+      raw.fatal = true;
+      return raw;
+    }
+    const n = lines.length / 2;
+    raw.columns = { line: sec.line, lines: lines.slice(0, n).map((l) => splitClueText(l.text, l.line)) };
+    raw.rows = { line: sec.line, lines: lines.slice(n).map((l) => splitClueText(l.text, l.line)) };
+    const goal = goals.get(sec.label);
+    if (goal) raw.goal = goal;
+    return raw;
+  });
+}
+
+/** Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values. */
+function readSolutions(text: string, file: string): Map<string, RawGoal> {
+  const goals = new Map<string, RawGoal>();
+  for (const sec of sections(text, file)) {
+    let lines = sec.lines;
+    while (lines.length && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
+    goals.set(sec.label, {
+      line: sec.line,
+      file,
+      label: `solution $${sec.label}`,
+      rows: lines.map((l) => ({ text: l.text.split(/[\s,]+/).join(''), line: l.line })),
+    });
+  }
+  return goals;
+}
+
+/** Parses a tournament-format text into checked puzzles (throws PuzzleErrors naming file and line). */
+export function parseTournament(
+  text: string,
+  file: string,
+  options: LoadOptions & { solutionsText?: string; solutionsFile?: string } = {},
+): Puzzle[] {
+  const solutions =
+    options.solutionsText !== undefined ? { text: options.solutionsText, file: options.solutionsFile ?? 'solutions' } : undefined;
+  return buildPuzzles(readTournament(text, file, solutions), options);
+}

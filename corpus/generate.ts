@@ -1,0 +1,80 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cluesOf } from './grid.js';
+import { EMPTY, FILLED, makePuzzle, type Puzzle, type PuzzleMeta } from './model.js';
+import { createRng, deriveSeed, isValidSeed, MAX_SEED, probabilityThreshold, type Rng } from './random.js';
+import { writeNon } from './formats/non.js';
+
+/**
+ * Random puzzles in the style of Jan Wolter's random-puzzle experiment: every cell is black with
+ * probability `density`, independently; the clues are read off the picture, which becomes the goal.
+ * Such puzzles often have several solutions: that is part of what they measure.
+ */
+
+/** A random puzzle of the given size; the picture is its goal. */
+export function generateRandomPuzzle(width: number, height: number, density: number, rng: Rng, meta: PuzzleMeta = {}): Puzzle {
+  for (const [name, v] of [['width', width], ['height', height]] as const)
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  const threshold = probabilityThreshold(density);
+  const goal = new Uint8Array(width * height);
+  for (let i = 0; i < goal.length; i++) goal[i] = rng.chance(threshold) ? FILLED : EMPTY;
+  const { rows, columns } = cluesOf(goal, width, height);
+  return makePuzzle(rows, columns, meta, goal);
+}
+
+export interface SeriesOptions {
+  width: number;
+  height: number;
+  density: number;
+  count: number;
+  seed: number;
+}
+
+export interface GeneratedFile {
+  name: string;
+  puzzle: Puzzle;
+  text: string;
+}
+
+export const GENERATED_LICENSE = 'CC0-1.0';
+
+/** Zero-padded member numbers, at least 3 digits, so names sort in generation order. */
+const padded = (k: number, count: number) => String(k).padStart(Math.max(3, String(count).length), '0');
+
+function checkSeries(o: SeriesOptions): void {
+  for (const [name, v] of [['width', o.width], ['height', o.height], ['count', o.count]] as const)
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  if (!(o.density >= 0 && o.density <= 1)) throw new Error(`density must be between 0 and 1, got ${o.density}`);
+  if (!isValidSeed(o.seed)) throw new Error(`seed must be an integer from 0 to ${MAX_SEED}, got ${o.seed}`);
+}
+
+/**
+ * A numbered series of random puzzles. Puzzle k uses its own stream derived from (seed, k), so a longer
+ * series starts with the same puzzles as a shorter one. Texts are byte-identical on every machine.
+ */
+export function generateSeries(o: SeriesOptions): GeneratedFile[] {
+  checkSeries(o);
+  const files: GeneratedFile[] = [];
+  for (let k = 1; k <= o.count; k++) {
+    const meta: PuzzleMeta = {
+      title: `random ${o.width}x${o.height} d${o.density} seed ${o.seed} #${k}`,
+      author: 'nonobench generate',
+      license: GENERATED_LICENSE,
+      catalogue: `nonobench generate --width ${o.width} --height ${o.height} --density ${o.density} --seed ${o.seed} (#${k})`,
+    };
+    const puzzle = generateRandomPuzzle(o.width, o.height, o.density, createRng(deriveSeed(o.seed, k)), meta);
+    files.push({ name: `${padded(k, o.count)}.non`, puzzle, text: writeNon(puzzle) });
+  }
+  return files;
+}
+
+/** Writes a series as `.non` files into a directory (created if needed); returns the paths written. */
+export function writeSeries(o: SeriesOptions, outDir: string): string[] {
+  const files = generateSeries(o);
+  mkdirSync(outDir, { recursive: true });
+  return files.map((f) => {
+    const path = join(outDir, f.name);
+    writeFileSync(path, f.text);
+    return path;
+  });
+}

@@ -1,0 +1,219 @@
+import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { PuzzleError, PuzzleErrors, puzzleProblems } from './errors.js';
+import { detectFormat, readRawPuzzles, UNKNOWN_FORMAT_MESSAGE } from './formats/index.js';
+import { looksLikeTournament } from './formats/tournament.js';
+import type { Puzzle } from './model.js';
+import { buildPuzzle, type LoadOptions } from './validate.js';
+
+export type { LoadOptions } from './validate.js';
+
+/**
+ * Loading puzzles from paths: files in any supported format, `FILE#N` members of bundles, and
+ * directories (recursive, sorted). Every puzzle's `meta.source` is its path as the user would type it
+ * (relative to the working directory when under it), with `#N` for members of multi-puzzle files.
+ */
+
+/** A path as shown to users: relative to the working directory when under it, with `/` separators. */
+export function displayPath(path: string): string {
+  const abs = resolve(path);
+  const rel = relative(process.cwd(), abs);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
+  return rel.split(sep).join('/');
+}
+
+/** Splits `FILE#N` into the file and the 1-based member number (a real file whose name has `#` wins). */
+export function splitMemberPath(path: string): { file: string; member?: number } {
+  const m = /^(.*)#(\d+)$/.exec(path);
+  if (!m || existsSync(path)) return { file: path };
+  return { file: m[1]!, member: Number(m[2]) };
+}
+
+const SOLUTIONS_NAME = /solutions?\.txt$/i;
+const SKIPPED_NAMES = /^(readme|license|licence|copying|notice|authors|changelog)(\.|$)/i;
+
+/** Whether a directory walk picks a file up: puzzle extensions, and `.txt` only for tournament files. */
+function isPuzzleFile(path: string): boolean {
+  const name = basename(path);
+  if (name.startsWith('.') || SKIPPED_NAMES.test(name)) return false;
+  const ext = extname(name).toLowerCase();
+  if (ext === '.non' || ext === '.nonpack' || ext === '.xml' || ext === '.json') return true;
+  // Companion solutions are read with their questions file, not as puzzles.
+  if (ext !== '.txt' || SOLUTIONS_NAME.test(name)) return false;
+  try {
+    return looksLikeTournament(readHead(path));
+  } catch {
+    return true; // unreadable: let loading report it rather than skip it silently
+  }
+}
+
+/** The first bytes of a file: enough to tell a tournament file by its leading `$`. */
+function readHead(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(64);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The puzzle files under a directory, recursively, sorted by their path (plain code-unit order). */
+export function listPuzzleFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(d, entry.name);
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        try {
+          isDir = statSync(full).isDirectory();
+        } catch {
+          continue; // a dangling link holds no puzzle
+        }
+      }
+      if (isDir) walk(full);
+      else if (isPuzzleFile(full)) found.push(full);
+    }
+  };
+  walk(dir);
+  const key = (p: string) => relative(dir, p).split(sep).join('/');
+  return found.map((p) => ({ p, k: key(p) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((e) => e.p);
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  EMFILE: 'too many open files',
+};
+
+function readText(path: string, shown: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new PuzzleError(shown, 0, `cannot read the file (${REASONS[code] ?? (code || 'unknown error')})`);
+  }
+}
+
+/** The companion solutions of a tournament questions file: `…questions.txt` → `…solutions.txt`, if present. */
+export function companionSolutions(file: string): string | undefined {
+  const name = basename(file);
+  if (!/questions\.txt$/i.test(name)) return undefined;
+  const candidate = join(dirname(file), name.replace(/questions(\.txt)$/i, (_m, ext: string) => `solutions${ext}`));
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+interface FileResult {
+  puzzles: Puzzle[];
+  errors: PuzzleError[];
+}
+
+/** Loads one file (or one member of it); problems are returned, never thrown. */
+function loadFile(file: string, member: number | undefined, options: LoadOptions): FileResult {
+  const shown = displayPath(file);
+  const errors: PuzzleError[] = [];
+  const puzzles: Puzzle[] = [];
+  const collect = (err: unknown) => {
+    const problems = puzzleProblems(err);
+    if (!problems) throw err;
+    errors.push(...problems);
+  };
+  try {
+    const text = readText(file, shown);
+    const format = detectFormat(shown, text);
+    if (!format) throw new PuzzleError(shown, 0, UNKNOWN_FORMAT_MESSAGE);
+    let solutions: { text: string; file: string } | undefined;
+    if (format === 'tournament') {
+      if (SOLUTIONS_NAME.test(basename(file)) && options.solutions === undefined)
+        throw new PuzzleError(shown, 0, 'this is a solutions file: load its questions file, which attaches it');
+      const solutionsFile = options.solutions ?? companionSolutions(file);
+      if (solutionsFile !== undefined) {
+        const solutionsShown = displayPath(solutionsFile);
+        solutions = { text: readText(solutionsFile, solutionsShown), file: solutionsShown };
+      }
+    }
+    const raws = readRawPuzzles(text, shown, solutions ? { format, solutions } : { format });
+    if (raws.length === 0) throw new PuzzleError(shown, 0, 'no puzzle found');
+    const many = raws.length > 1;
+    if (member !== undefined && (member < 1 || member > raws.length))
+      throw new PuzzleError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+    raws.forEach((raw, k) => {
+      if (member !== undefined && k !== member - 1) return;
+      try {
+        const puzzle = buildPuzzle(raw, options);
+        puzzle.meta.source = many ? `${shown}#${k + 1}` : shown;
+        puzzles.push(puzzle);
+      } catch (err) {
+        collect(err);
+      }
+    });
+  } catch (err) {
+    collect(err);
+  }
+  return { puzzles, errors };
+}
+
+/** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
+function loadPath(path: string, options: LoadOptions): FileResult {
+  const { file, member } = splitMemberPath(path);
+  let isDirectory = false;
+  try {
+    isDirectory = member === undefined && statSync(file).isDirectory();
+  } catch {
+    // Missing paths are reported by loadFile as unreadable.
+  }
+  if (!isDirectory) return loadFile(file, member, options);
+  const files = listPuzzleFiles(file);
+  if (files.length === 0) return { puzzles: [], errors: [new PuzzleError(displayPath(file), 0, 'no puzzle files in this directory')] };
+  const result: FileResult = { puzzles: [], errors: [] };
+  for (const f of files) {
+    const r = loadFile(f, undefined, options);
+    result.puzzles.push(...r.puzzles);
+    result.errors.push(...r.errors);
+  }
+  return result;
+}
+
+const raise = (errors: PuzzleError[]): never => {
+  throw errors.length === 1 ? errors[0]! : new PuzzleErrors(errors);
+};
+
+/**
+ * Every puzzle of a path: a file in any supported format (detected), a bundle, `FILE#N` (1-based
+ * member) or a directory (recursive, sorted by path). Throws PuzzleError / PuzzleErrors on any problem.
+ */
+export function loadPuzzles(path: string, options: LoadOptions = {}): Puzzle[] {
+  const { puzzles, errors } = loadPath(path, options);
+  if (errors.length) raise(errors);
+  return puzzles;
+}
+
+/** Exactly one puzzle: a single-puzzle file or `FILE#N`; anything else throws. */
+export function loadPuzzle(path: string, options: LoadOptions = {}): Puzzle {
+  const puzzles = loadPuzzles(path, options);
+  if (puzzles.length !== 1) {
+    const { file } = splitMemberPath(path);
+    throw new PuzzleError(displayPath(file), 0, `holds ${puzzles.length} puzzles; name one as FILE#N`);
+  }
+  return puzzles[0]!;
+}
+
+/**
+ * The puzzles of several paths, in order. Never throws for bad input: each bad file's (or bad bundle
+ * member's) problems are collected in `errors` and loading goes on with the rest.
+ */
+export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzles: Puzzle[]; errors: PuzzleError[] } {
+  const puzzles: Puzzle[] = [];
+  const errors: PuzzleError[] = [];
+  for (const path of paths) {
+    const r = loadPath(path, options);
+    puzzles.push(...r.puzzles);
+    errors.push(...r.errors);
+  }
+  return { puzzles, errors };
+}

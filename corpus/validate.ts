@@ -1,0 +1,315 @@
+import { PuzzleError, PuzzleErrors } from './errors.js';
+import { verifyGrid } from './grid.js';
+import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
+
+/**
+ * Every reader turns its text into RawPuzzles (what the file says, with line numbers) and this module
+ * turns those into Puzzles or precise errors. Keeping the checks here gives every format the same
+ * messages and the same limits.
+ */
+
+/** Default cap on width and height: a typo such as `width 2000` should fail fast, not allocate. */
+export const DEFAULT_MAX_SIZE = 200;
+
+export interface LoadOptions {
+  /** Largest accepted width or height (default 200). */
+  maxSize?: number;
+  /** Tournament files: a solutions file to attach (default: the sibling `…solutions.txt`, when present). */
+  solutions?: string;
+}
+
+/** One item of a clue line as written (`"3"`, `"-1"`, `"2.5"`), with its line. */
+export interface RawItem {
+  text: string;
+  line: number;
+}
+
+export interface RawClueLine {
+  line: number;
+  items: RawItem[];
+}
+
+/** The `rows` or `columns` clues of a puzzle and the line of the key that introduced them. */
+export interface RawBlock {
+  line: number;
+  lines: RawClueLine[];
+}
+
+export interface RawValue {
+  text: string;
+  line: number;
+}
+
+/** A goal picture: `0`/`1` characters (formats map their own characters before this), row-major. */
+export interface RawGoal {
+  line: number;
+  /** Either the whole picture in one string … */
+  text?: string;
+  /** … or one string per picture row with its line (XML images, tournament solutions). */
+  rows?: RawValue[];
+  /** What to call it in messages: `goal` or e.g. `solution $3`. */
+  label: string;
+  /** Set when the goal comes from another file (tournament solutions): errors then point into that file. */
+  file?: string;
+}
+
+export interface RawPuzzle {
+  file: string;
+  /** Line where the puzzle starts: 0 for a single-puzzle file; used for problems of the puzzle as a whole. */
+  line: number;
+  /** `puzzle 3` for members of multi-puzzle files: prefixes problems of the puzzle as a whole. */
+  label?: string;
+  width?: RawValue;
+  height?: RawValue;
+  /** Formats without width/height keys take the size from the clue counts. */
+  implicitSize?: boolean;
+  rows?: RawBlock;
+  columns?: RawBlock;
+  goal?: RawGoal;
+  meta: PuzzleMeta;
+  /** Problems the reader already found (syntax, colour); reported together with the checks below. */
+  problems: PuzzleError[];
+  /** Set by readers when their problems make every further check noise (a colour puzzle, an unreadable layout). */
+  fatal?: boolean;
+}
+
+export function newRawPuzzle(file: string, line: number, label?: string): RawPuzzle {
+  const raw: RawPuzzle = { file, line, meta: {}, problems: [] };
+  if (label) raw.label = label;
+  return raw;
+}
+
+export const COLOUR_MESSAGE = 'colour puzzles are not supported';
+
+const clueText = (clue: Clue) => (clue.length ? clue.join(',') : '0');
+
+/** Splits a clue line written as text (`3,1,2`, `3 1 2`, tab-separated; blank or `0` = empty). */
+export function splitClueText(text: string, line: number): RawClueLine {
+  const items = text
+    .split(/[\s,]+/)
+    .filter((t) => t !== '')
+    .map((t) => ({ text: t, line }));
+  return { line, items };
+}
+
+/** A clue line written with colour letters (`3b,1d`), the nonogram-db colour extension. */
+export const hasColourItems = (cl: RawClueLine) => cl.items.some((it) => /^\d+[a-zA-Z]$/.test(it.text));
+
+class Problems {
+  readonly list: PuzzleError[] = [];
+  constructor(private readonly raw: RawPuzzle) {}
+  at(line: number, detail: string, file = this.raw.file): void {
+    this.list.push(new PuzzleError(file, line, detail));
+  }
+  /** A problem of the puzzle as a whole: at its first line, named when it is one of several. */
+  whole(detail: string): void {
+    this.at(this.raw.line, this.raw.label ? `${this.raw.label}: ${detail}` : detail);
+  }
+}
+
+function parseSize(p: Problems, name: string, v: RawValue | undefined, maxSize: number): number | undefined {
+  if (!v) {
+    p.whole(`missing ${name}`);
+    return undefined;
+  }
+  if (!/^\d+$/.test(v.text) || Number(v.text) < 1) {
+    p.at(v.line, `${name} must be a positive integer, got "${v.text}"`);
+    return undefined;
+  }
+  const n = Number(v.text);
+  if (n > maxSize) {
+    p.at(v.line, `${name} ${n} is above the limit of ${maxSize} (maxSize)`);
+    return undefined;
+  }
+  return n;
+}
+
+/** Parses the clue items of one block; undefined when any item is bad (each bad item is reported). */
+function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[] | undefined {
+  let ok = true;
+  const clues: Clue[] = [];
+  block.lines.forEach((cl, i) => {
+    const clue: Clue = [];
+    for (const it of cl.items) {
+      const where = `${kind} ${i + 1}`;
+      if (/^\d+$/.test(it.text)) {
+        const n = Number(it.text);
+        // A 0 block is "nothing": `0` alone is the empty line, and stray zeros add no cells.
+        if (n > 0) clue.push(n);
+      } else if (/^-\d+(\.\d+)?$/.test(it.text)) {
+        p.at(it.line, `${where}: clue ${it.text} is negative`);
+        ok = false;
+      } else if (/^\d+[a-zA-Z]$/.test(it.text)) {
+        p.at(it.line, COLOUR_MESSAGE);
+        ok = false;
+      } else {
+        p.at(it.line, `${where}: clue "${it.text}" is not an integer`);
+        ok = false;
+      }
+    }
+    clues.push(clue);
+  });
+  return ok ? clues : undefined;
+}
+
+const cellsNeeded = (clue: Clue) => (clue.length ? clue.reduce((a, b) => a + b, 0) + clue.length - 1 : 0);
+const total = (clues: Clue[]) => clues.reduce((s, c) => s + c.reduce((a, b) => a + b, 0), 0);
+
+function checkCount(p: Problems, kind: 'rows' | 'columns', block: RawBlock, expected: number, sizeName: string): boolean {
+  const n = block.lines.length;
+  if (n < expected) {
+    p.at(block.line, `${kind}: ${n} clue line${n === 1 ? '' : 's'}, expected ${expected} (the ${sizeName})`);
+    return false;
+  }
+  if (n > expected) {
+    p.at(block.lines[expected]!.line, `${kind}: extra clue line, expected ${expected} lines (the ${sizeName})`);
+    return false;
+  }
+  return true;
+}
+
+function checkFits(p: Problems, kind: 'row' | 'column', clues: Clue[], block: RawBlock, length: number): boolean {
+  let ok = true;
+  clues.forEach((clue, i) => {
+    const need = cellsNeeded(clue);
+    if (need > length) {
+      p.at(block.lines[i]!.line, `${kind} ${i + 1}: clue ${clueText(clue)} needs ${need} cells but the ${kind} has ${length}`);
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/** The goal as a grid, or undefined after reporting why it cannot be one (wrong shape, bad character). */
+function parseGoal(p: Problems, goal: RawGoal, width: number, height: number): Uint8Array | undefined {
+  const file = goal.file;
+  const rows: RawValue[] = goal.rows ?? [];
+  if (!goal.rows) {
+    const text = goal.text ?? '';
+    if (text.length !== width * height) {
+      p.at(goal.line, `${goal.label} has ${text.length} cells, expected ${width * height} (${width}x${height})`, file);
+      return undefined;
+    }
+    for (let y = 0; y < height; y++) rows.push({ text: text.slice(y * width, (y + 1) * width), line: goal.line });
+  } else {
+    if (rows.length !== height) {
+      p.at(goal.line, `${goal.label} has ${rows.length} rows, expected ${height}`, file);
+      return undefined;
+    }
+    for (let y = 0; y < height; y++) {
+      if (rows[y]!.text.length !== width) {
+        p.at(rows[y]!.line, `${goal.label} row ${y + 1} has ${rows[y]!.text.length} cells, expected ${width}`, file);
+        return undefined;
+      }
+    }
+  }
+  const grid = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = rows[y]!;
+    for (let x = 0; x < width; x++) {
+      const ch = row.text[x]!;
+      if (ch === '1') grid[y * width + x] = FILLED;
+      else if (ch === '0') grid[y * width + x] = EMPTY;
+      else {
+        p.at(row.line, `${goal.label} has a bad character "${ch}" at row ${y + 1}, column ${x + 1} (expected 0 or 1)`, file);
+        return undefined;
+      }
+    }
+  }
+  return grid;
+}
+
+/**
+ * Checks a raw puzzle and builds it. Reports every problem it can (several per file), as PuzzleErrors.
+ */
+export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
+  const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+  const p = new Problems(raw);
+  p.list.push(...raw.problems);
+  if (raw.fatal && p.list.length) throw new PuzzleErrors(p.list);
+
+  if (!raw.rows) p.whole('missing rows');
+  if (!raw.columns) p.whole('missing columns');
+
+  let width: number | undefined;
+  let height: number | undefined;
+  let countsOk = true;
+  if (raw.implicitSize) {
+    // The size is the number of clue lines; only the limit applies.
+    for (const [name, block] of [['width', raw.columns], ['height', raw.rows]] as const) {
+      if (!block) continue;
+      const n = block.lines.length;
+      if (n === 0) p.at(block.line, `${name === 'width' ? 'columns' : 'rows'}: no clue lines`);
+      else if (n > maxSize) p.at(block.line, `${name} ${n} is above the limit of ${maxSize} (maxSize)`);
+      else if (name === 'width') width = n;
+      else height = n;
+    }
+    // Formats with optional explicit sizes (JSON) check them against the clue counts.
+    if (raw.width && width !== undefined) countsOk = checkExplicit(p, 'width', raw.width, width) && countsOk;
+    if (raw.height && height !== undefined) countsOk = checkExplicit(p, 'height', raw.height, height) && countsOk;
+  } else {
+    width = parseSize(p, 'width', raw.width, maxSize);
+    height = parseSize(p, 'height', raw.height, maxSize);
+    if (raw.rows && height !== undefined) countsOk = checkCount(p, 'rows', raw.rows, height, 'height') && countsOk;
+    if (raw.columns && width !== undefined) countsOk = checkCount(p, 'columns', raw.columns, width, 'width') && countsOk;
+  }
+
+  const rows = raw.rows ? parseBlock(p, 'row', raw.rows) : undefined;
+  const columns = raw.columns ? parseBlock(p, 'column', raw.columns) : undefined;
+  if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw new PuzzleErrors(p.list);
+
+  const fits = checkFits(p, 'row', rows, raw.rows!, width) && checkFits(p, 'column', columns, raw.columns!, height);
+  if (fits) {
+    const rowTotal = total(rows);
+    const columnTotal = total(columns);
+    if (rowTotal !== columnTotal)
+      p.at(raw.columns!.line, `row clues fill ${rowTotal} cells but column clues fill ${columnTotal}`);
+  }
+
+  const puzzle = makePuzzle(rows, columns, { ...raw.meta });
+  if (raw.goal) {
+    const goal = parseGoal(p, raw.goal, width, height);
+    if (goal && p.list.length === 0) {
+      const first = verifyGrid(puzzle, goal)[0];
+      if (first) {
+        // External solutions are the suspect: point into their file; an own goal: point at the clue it breaks.
+        const line = raw.goal.file
+          ? first.kind === 'row'
+            ? (raw.goal.rows?.[first.index]?.line ?? raw.goal.line)
+            : raw.goal.line
+          : first.kind === 'row'
+            ? raw.rows!.lines[first.index]!.line
+            : raw.columns!.lines[first.index]!.line;
+        const { label } = raw.goal;
+        p.at(line, `${label} does not satisfy ${first.kind} ${first.index + 1}: clue ${clueText(first.expected)}, ${label} gives ${clueText(first.actual)}`, raw.goal.file);
+      } else puzzle.goal = goal;
+    }
+  }
+  if (p.list.length) throw new PuzzleErrors(p.list);
+  return puzzle;
+}
+
+function checkExplicit(p: Problems, name: 'width' | 'height', v: RawValue, actual: number): boolean {
+  const kind = name === 'width' ? 'columns' : 'rows';
+  if (v.text !== String(actual)) {
+    p.at(v.line, `${name} is ${v.text} but there are ${actual} ${kind}`);
+    return false;
+  }
+  return true;
+}
+
+/** Builds each raw puzzle, collecting the problems of all of them into one PuzzleErrors. */
+export function buildPuzzles(raws: RawPuzzle[], options: LoadOptions = {}): Puzzle[] {
+  const puzzles: Puzzle[] = [];
+  const problems: PuzzleError[] = [];
+  for (const raw of raws) {
+    try {
+      puzzles.push(buildPuzzle(raw, options));
+    } catch (err) {
+      if (err instanceof PuzzleErrors) problems.push(...err.problems);
+      else throw err;
+    }
+  }
+  if (problems.length) throw new PuzzleErrors(problems);
+  return puzzles;
+}

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPORTS_DIR } from '../corpus/paths.js';
+import { isModuleSpecifier, loadStrategy, strategyNames } from '../solvers/registry.js';
+import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
+import { runCorpus, type RunResult } from './run.js';
+
+/** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
+export const BASELINE_COLUMNS = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'] as const;
+
+/** What a baseline CSV records about the run that made it. */
+export interface BaselineConfig {
+  /** Every puzzle path, in the order first recorded (`FILE#N` for bundle members). */
+  paths: string[];
+  /** Strategy names as recorded. */
+  strategies: string[];
+  repeat: number;
+  /** 0 when the baseline ran without a limit. */
+  timeoutS: number;
+  maxSolutions: number;
+}
+
+/** The one value a column takes over all rows, or an error naming the file when it takes several. */
+function single(csv: RunCsv, column: string): string {
+  const values = [...new Set(csv.records.map((r) => r[column] ?? ''))];
+  if (values.length > 1) throw new Error(`${csv.file}: column ${column} takes several values (${values.join(', ')}): not one run configuration`);
+  return values[0] ?? '';
+}
+
+export function baselineConfig(csv: RunCsv): BaselineConfig {
+  if (csv.records.length === 0) throw new Error(`${csv.file}: no rows, nothing to rerun`);
+  const unique = (column: string) => [...new Set(csv.records.map((r) => r[column] ?? ''))];
+  const paths = unique('puzzle_path');
+  if (paths.includes('')) throw new Error(`${csv.file}: a row has no puzzle_path, so its puzzle cannot be found again`);
+  const reps = csv.records.map((r) => Number(r.rep));
+  if (reps.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${csv.file}: column rep must hold whole numbers ≥ 1`);
+  const timeout = single(csv, 'timeout_s');
+  const maxSolutions = Number(single(csv, 'max_solutions'));
+  if (!Number.isInteger(maxSolutions) || maxSolutions < 1) throw new Error(`${csv.file}: column max_solutions must be a whole number ≥ 1`);
+  const timeoutS = timeout === '' ? 0 : Number(timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS < 0) throw new Error(`${csv.file}: column timeout_s must be a number ≥ 0`);
+  return { paths, strategies: unique('strategy'), repeat: Math.max(...reps), timeoutS, maxSolutions };
+}
+
+/**
+ * The CSV records strategy names, not how they were loaded: built-in names resolve to themselves;
+ * any other name must be one of the given plugin modules.
+ */
+export async function resolveStrategySpecs(names: string[], plugins: string[], file: string): Promise<string[]> {
+  const pluginByName = new Map<string, string>();
+  for (const path of plugins) {
+    if (!isModuleSpecifier(path)) throw new Error(`--plugin expects a module path, got "${path}"`);
+    pluginByName.set((await loadStrategy(path)).name, path);
+  }
+  const builtIn = new Set(strategyNames());
+  return names.map((name) => {
+    const plugin = pluginByName.get(name);
+    if (plugin) return plugin;
+    if (builtIn.has(name)) return name;
+    throw new Error(`${file}: strategy "${name}" is not built in: give its module with --plugin <path>`);
+  });
+}
+
+export interface BenchCheckOptions {
+  baseline: string;
+  /** Run CSV to write. */
+  out: string;
+  plugins: string[];
+  params?: Record<string, number | boolean | string>;
+  workers: number;
+  warmup: number;
+  memoryMb: number;
+  quiet: boolean;
+  compare: CompareOptions;
+  log?: NodeJS.WriteStream;
+}
+
+export interface BenchCheckResult {
+  config: BaselineConfig;
+  run: RunResult;
+  comparison: CompareResult;
+  /** As compare's; 2 when some baseline puzzle could not be loaded and nothing regressed. */
+  exitCode: 0 | 1 | 2;
+}
+
+const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+
+export const defaultCheckOut = () => join(REPORTS_DIR, 'runs', `bench-check-${timestamp()}.csv`);
+
+/** Reruns the configuration a baseline CSV records and compares the new run against it. */
+export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
+  const baseline = loadRunCsv(options.baseline, BASELINE_COLUMNS);
+  // The run appends to its CSV: an old file would mix two runs into the comparison.
+  if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
+  const config = baselineConfig(baseline);
+  const strategies = await resolveStrategySpecs(config.strategies, options.plugins, options.baseline);
+  const run = await runCorpus({
+    paths: config.paths,
+    strategies,
+    repeat: config.repeat,
+    warmup: options.warmup,
+    timeoutS: config.timeoutS,
+    memoryMb: options.memoryMb,
+    workers: options.workers,
+    maxSolutions: config.maxSolutions,
+    out: options.out,
+    quiet: options.quiet,
+    ...(options.params ? { params: options.params } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);
+  const exitCode = comparison.exitCode === 1 ? 1 : run.loadErrors > 0 ? 2 : 0;
+  return { config, run, comparison, exitCode };
+}

@@ -1,0 +1,111 @@
+import { Bench } from 'tinybench';
+import { join } from 'node:path';
+import { loadPuzzle } from '../corpus/load.js';
+import { BUNDLED_CORPUS } from '../corpus/paths.js';
+import { createRng, type Rng } from '../corpus/random.js';
+import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../corpus/model.js';
+import { ExactLineSolver } from '../solvers/line/exact.js';
+import { OverlapLineSolver } from '../solvers/line/overlap.js';
+import type { LineSolver } from '../solvers/line/line-solver.js';
+import { deadlineAfter, type Strategy } from '../solvers/types.js';
+import { formatTable } from './summary.js';
+
+/** The fixed puzzle set of the micro-benchmarks: small, quick for every strategy, in the bundled corpus. */
+export const BENCH_PUZZLES = [
+  'webpbn/1.non',
+  'webpbn/21.non',
+  'webpbn/27.non',
+  'gnonograms/spade.non',
+  'generated/20x20/001.non',
+];
+
+export const BENCH_COLUMNS = ['name', 'kind', 'mean_ms', 'p75_ms', 'p99_ms', 'samples', 'ops_per_s', 'rme_pct'] as const;
+export type BenchRow = Record<(typeof BENCH_COLUMNS)[number], string | number>;
+
+interface LineCase {
+  clue: Int32Array;
+  state: Uint8Array;
+}
+
+/**
+ * Random line-solver inputs: a placement of `blocks` random blocks in `length` cells, then each
+ * cell kept known with probability `known`, so every case is solvable and partly decided.
+ */
+export function randomLineCases(rng: Rng, count: number, length: number, blocks: number, known = 0.3): LineCase[] {
+  const cases: LineCase[] = [];
+  const threshold = Math.floor(known * 2 ** 32);
+  while (cases.length < count) {
+    // Block lengths 1..4, then spread the free cells into the gaps at random.
+    const lens = Array.from({ length: blocks }, () => 1 + rng.nextBelow(4));
+    const free = length - lens.reduce((a, b) => a + b, 0) - (blocks - 1);
+    if (free < 0) continue;
+    const gaps = new Array<number>(blocks + 1).fill(0);
+    for (let i = 0; i < free; i++) gaps[rng.nextBelow(blocks + 1)]!++;
+    const full = new Uint8Array(length).fill(EMPTY);
+    let at = gaps[0]!;
+    lens.forEach((len, j) => {
+      full.fill(FILLED, at, at + len);
+      at += len + 1 + gaps[j + 1]!;
+    });
+    const state = full.map((v) => (rng.chance(threshold) ? v : UNKNOWN));
+    cases.push({ clue: Int32Array.from(lens), state });
+  }
+  return cases;
+}
+
+function lineTask(solver: LineSolver, cases: LineCase[]): () => void {
+  const scratch = new Uint8Array(cases[0]!.state.length);
+  let i = 0;
+  return () => {
+    const c = cases[i++ % cases.length]!;
+    scratch.set(c.state);
+    solver.solve(c.clue, scratch, scratch.length);
+  };
+}
+
+export interface BenchOptions {
+  strategies: Strategy[];
+  /** Time budget per benchmark, ms. */
+  timeMs: number;
+  /** Per-solve limit, ms, so a slow strategy cannot stall the benchmark. */
+  solveTimeoutMs: number;
+  puzzles?: Puzzle[];
+}
+
+/** Runs the micro-benchmarks: the line solvers on random 30-cell lines, then each strategy on each bench puzzle. */
+export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> {
+  const bench = new Bench({ time: options.timeMs, warmupTime: Math.min(100, options.timeMs), iterations: 5 });
+  const cases = randomLineCases(createRng(2026), 4096, 30, 5);
+  bench.add('line exact 30 cells 5 blocks', lineTask(new ExactLineSolver(), cases));
+  bench.add('line overlap 30 cells 5 blocks', lineTask(new OverlapLineSolver(), cases));
+  const puzzles = options.puzzles ?? BENCH_PUZZLES.map((p) => loadPuzzle(join(BUNDLED_CORPUS, p)));
+  for (const strategy of options.strategies)
+    for (const puzzle of puzzles)
+      bench.add(`${strategy.name} ${puzzle.meta.title ?? puzzle.id} ${puzzle.width}x${puzzle.height}`, () => {
+        strategy.solve(puzzle, { maxSolutions: 2, shouldStop: deadlineAfter(options.solveTimeoutMs) });
+      });
+  await bench.run();
+  return bench.tasks.map((task) => {
+    const r = task.result as { state: string; latency?: { mean: number; p75: number; p99: number; samplesCount: number; rme: number }; throughput?: { mean: number } };
+    const l = r.latency;
+    return {
+      name: task.name,
+      kind: task.name.startsWith('line ') ? 'line' : 'strategy',
+      mean_ms: l ? round(l.mean) : '',
+      p75_ms: l ? round(l.p75) : '',
+      p99_ms: l ? round(l.p99) : '',
+      samples: l?.samplesCount ?? 0,
+      ops_per_s: r.throughput ? Math.round(r.throughput.mean) : '',
+      rme_pct: l ? round(l.rme) : '',
+    };
+  });
+}
+
+const round = (x: number) => Number(x.toPrecision(4));
+
+export function formatBench(rows: BenchRow[]): string {
+  return formatTable(
+    ['benchmark', 'mean ms', 'p75 ms', 'p99 ms', 'samples', 'ops/s'],
+    rows.map((r) => [String(r.name), String(r.mean_ms), String(r.p75_ms), String(r.p99_ms), String(r.samples), String(r.ops_per_s)]),
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * Speed figures for the `sat` strategy and its CDCL engine.
+ *
+ *   node dist/harness/bench/sat.js [--corpus PATH]... [--tournament-sample 100]
+ *                                  [--random 0] [--size 30] [--density 0.5] [--seed 1] [--timeout 10]
+ *
+ * 1. Puzzles: every puzzle under the corpus paths (default: the bundled corpus, without its generated
+ *    folder and with a sample of the tournament set), solved to two solutions with and without
+ *    line propagation first: status counts, slowest puzzles, time totals.
+ * 2. Random 3-SAT with 200 variables at ratio 4.26 (seeds 1–5): the engine's conflicts per second,
+ *    and MiniSat's on the same instances when a `minisat` binary is on the PATH.
+ * 3. With --random N: N random puzzles (size × size, density) with a time limit each: how many
+ *    exceed it, and the time distribution.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateRandomPuzzle } from '../../corpus/generate.js';
+import { listPuzzleFiles, loadPuzzles } from '../../corpus/load.js';
+import type { Puzzle } from '../../corpus/model.js';
+import { BUNDLED_CORPUS } from '../../corpus/paths.js';
+import { createRng } from '../../corpus/random.js';
+import { writeDimacs } from '../../solvers/sat/dimacs.js';
+import { SatSolver } from '../../solvers/sat/solver.js';
+import { sat } from '../../solvers/sat-strategy.js';
+import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string', multiple: true },
+    'tournament-sample': { type: 'string', default: '100' },
+    random: { type: 'string', default: '0' },
+    size: { type: 'string', default: '30' },
+    density: { type: 'string', default: '0.5' },
+    seed: { type: 'string', default: '1' },
+    timeout: { type: 'string', default: '10' },
+  },
+});
+
+interface Timed {
+  label: string;
+  ms: number;
+  result: SolveResult;
+}
+
+function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
+  const started = performance.now();
+  const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params: { propagate } }));
+  return { label, ms: performance.now() - started, result };
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+function statusCounts(runs: Timed[]): string {
+  const counts = new Map<string, number>();
+  for (const r of runs) counts.set(r.result.status, (counts.get(r.result.status) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${s} ${n}`).join(', ');
+}
+
+/** The corpus puzzles: files under the paths, the tournament bundle sampled evenly. */
+function corpusPuzzles(paths: string[], tournamentSample: number): { label: string; puzzle: Puzzle }[] {
+  const out: { label: string; puzzle: Puzzle }[] = [];
+  for (const root of paths) {
+    for (const file of listPuzzleFiles(root)) {
+      const rel = relative(root, file).split(sep).join('/');
+      if (rel.startsWith('generated/')) continue;
+      const puzzles = loadPuzzles(file);
+      const step = puzzles.length > tournamentSample ? Math.ceil(puzzles.length / tournamentSample) : 1;
+      puzzles.forEach((puzzle, i) => {
+        if (i % step === 0) out.push({ label: puzzles.length > 1 ? `${rel}#${i + 1}` : rel, puzzle });
+      });
+    }
+  }
+  return out;
+}
+
+function benchCorpus(): void {
+  const paths = args.corpus ?? [BUNDLED_CORPUS];
+  const puzzles = corpusPuzzles(paths, Number(args['tournament-sample']));
+  console.log(`## Corpus: ${puzzles.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
+  for (const propagate of [true, false]) {
+    // One untimed pass first so that JIT warm-up does not land on the first puzzles.
+    for (const { puzzle } of puzzles.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate } }));
+    const runs = puzzles.map(({ label, puzzle }) => timeSolve(puzzle, label, propagate));
+    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+    const total = times.reduce((a, b) => a + b, 0);
+    const conflicts = runs.reduce((a, r) => a + r.result.metrics.deadEnds, 0);
+    const vars = runs.reduce((a, r) => a + (r.result.metrics.extra.variables ?? 0), 0);
+    console.log(`propagate=${propagate}: ${statusCounts(runs)}`);
+    console.log(
+      `  total ${fmt(total)}, median ${fmt(quantile(times, 0.5))}, p99 ${fmt(quantile(times, 0.99))}, max ${fmt(times[times.length - 1] ?? 0)}; ` +
+        `over 1 s: ${times.filter((t) => t > 1000).length}; conflicts ${conflicts}; CNF variables ${vars}`,
+    );
+    const slowest = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    for (const r of slowest)
+      console.log(`    ${r.label}: ${r.result.status} ${fmt(r.ms)} (conflicts ${r.result.metrics.deadEnds}, decisions ${r.result.metrics.decisions})`);
+  }
+  console.log('');
+}
+
+/** Uniform random 3-SAT, the same generator as the engine tests. */
+function random3Sat(seed: number, n: number, m: number): number[][] {
+  const rng = createRng(seed);
+  const clauses: number[][] = [];
+  for (let i = 0; i < m; i++) {
+    const vars = new Set<number>();
+    while (vars.size < 3) vars.add(rng.nextBelow(n) + 1);
+    clauses.push([...vars].map((v) => (rng.nextBelow(2) ? v : -v)));
+  }
+  return clauses;
+}
+
+function hasMinisat(): boolean {
+  return spawnSync('minisat', ['--help'], { encoding: 'utf8' }).error === undefined;
+}
+
+function bench3Sat(): void {
+  const n = 200;
+  const m = Math.round(4.26 * n);
+  console.log(`## Random 3-SAT, ${n} variables, ${m} clauses (ratio 4.26), seeds 1-5\n`);
+  const minisat = hasMinisat();
+  const dir = mkdtempSync(join(tmpdir(), 'nonobench-3sat-'));
+  let ours = { conflicts: 0, seconds: 0 };
+  let theirs = { conflicts: 0, seconds: 0 };
+  for (let seed = 1; seed <= 5; seed++) {
+    const clauses = random3Sat(seed, n, m);
+    const solver = new SatSolver(n);
+    const started = performance.now();
+    for (const c of clauses) solver.addClause(c);
+    const outcome = solver.solve();
+    const seconds = (performance.now() - started) / 1000;
+    ours = { conflicts: ours.conflicts + solver.stats.conflicts, seconds: ours.seconds + seconds };
+    let line = `seed ${seed}: ${outcome}, ours ${solver.stats.conflicts} conflicts in ${seconds.toFixed(3)} s`;
+    if (minisat) {
+      const file = join(dir, `${seed}.cnf`);
+      writeFileSync(file, writeDimacs({ numVars: n, clauses }));
+      const r = spawnSync('minisat', ['-verb=1', file], { encoding: 'utf8' });
+      const conflicts = Number(/conflicts\s*:\s*(\d+)/.exec(r.stdout)?.[1] ?? NaN);
+      const cpu = Number(/CPU time\s*:\s*([\d.]+)/.exec(r.stdout)?.[1] ?? NaN);
+      const verdict = /UNSATISFIABLE/.test(r.stdout) ? 'unsat' : /SATISFIABLE/.test(r.stdout) ? 'sat' : '?';
+      theirs = { conflicts: theirs.conflicts + conflicts, seconds: theirs.seconds + cpu };
+      line += `; minisat ${verdict}, ${conflicts} conflicts in ${cpu.toFixed(3)} s`;
+    }
+    console.log(line);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`ours: ${Math.round(ours.conflicts / ours.seconds)} conflicts/s`);
+  if (minisat) {
+    const version = execFileSync('sh', ['-c', 'dpkg-query -W -f=\'${Version}\' minisat 2>/dev/null || true'], { encoding: 'utf8' });
+    console.log(`minisat ${version}: ${Math.round(theirs.conflicts / theirs.seconds)} conflicts/s (CPU time as it reports it)`);
+  } else console.log('minisat: not on the PATH, no comparison');
+  console.log('');
+}
+
+function benchRandom(): void {
+  const count = Number(args.random);
+  if (!(count > 0)) return;
+  const size = Number(args.size);
+  const density = Number(args.density);
+  const timeoutMs = Number(args.timeout) * 1000;
+  const rng = createRng(Number(args.seed));
+  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each\n`);
+  const runs: Timed[] = [];
+  for (let i = 0; i < count; i++) runs.push(timeSolve(generateRandomPuzzle(size, size, density, rng), `#${i + 1}`, true, timeoutMs));
+  const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+  console.log(statusCounts(runs));
+  console.log(
+    `median ${fmt(quantile(times, 0.5))}, p90 ${fmt(quantile(times, 0.9))}, p99 ${fmt(quantile(times, 0.99))}, max ${fmt(times[times.length - 1] ?? 0)}; ` +
+      `over the limit: ${runs.filter((r) => r.result.status === 'timeout').length}`,
+  );
+  const slowest = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  for (const r of slowest)
+    console.log(`    ${r.label}: ${r.result.status} ${fmt(r.ms)} (conflicts ${r.result.metrics.deadEnds}, decisions ${r.result.metrics.decisions})`);
+  console.log('');
+}
+
+benchCorpus();
+bench3Sat();
+benchRandom();

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { REPORTS_DIR } from '../../corpus/paths.js';
+import { benchCheck, defaultCheckOut } from '../baseline.js';
+import { formatComparison, type CompareFormat } from '../compare-format.js';
+import { defaultWorkers } from '../run.js';
+import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
+import { collectParam, nonNegativeInt, positiveInt } from './options.js';
+import { DEFAULT_MEMORY_MB } from './run.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerBenchCheck(program: Command): void {
+  addCompareOptions(
+    program
+      .command('bench-check')
+      .description(
+        'rerun the puzzles, strategies, repetitions, time limit and solution cap a baseline CSV records, ' +
+          'then compare the new run against it (exit 1 on a regression)',
+      )
+      .option('--baseline <file>', 'the baseline run CSV', join(REPORTS_DIR, 'baseline.csv'))
+      .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)')
+      .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
+      .option('--param <key=value>', 'strategy parameter, as given to the baseline run (repeatable)', collectParam)
+      .option('--workers <n>', 'worker threads (use what the baseline used)', positiveInt('--workers'), defaultWorkers())
+      .option('--warmup <n>', 'unmeasured solves before each measured one', nonNegativeInt('--warmup'), 0)
+      .option('--memory <mb>', 'heap limit per worker thread in MiB', positiveInt('--memory'), DEFAULT_MEMORY_MB)
+      .option('-q, --quiet', 'no progress output'),
+  ).action(async (o) => {
+    const check = await benchCheck({
+      baseline: o.baseline,
+      out: o.runOut ?? defaultCheckOut(),
+      plugins: o.plugin ?? [],
+      ...(o.param ? { params: o.param } : {}),
+      workers: o.workers,
+      warmup: o.warmup,
+      memoryMb: o.memory,
+      quiet: !!o.quiet,
+      compare: compareOptionsOf(o),
+    });
+    process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
+    emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
+    process.exitCode = check.exitCode;
+  });
+}

@@ -1,0 +1,81 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { PuzzleError } from '../../corpus/errors.js';
+import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
+import { loadPuzzle } from '../../corpus/load.js';
+import type { Puzzle } from '../../corpus/model.js';
+import { writeDimacs } from '../../solvers/sat/dimacs.js';
+import { decodeGrid, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encode.js';
+import { parseSolverOutput } from '../../solvers/sat/solver-output.js';
+
+interface CnfCommandOptions {
+  out?: string;
+  decode?: string;
+}
+
+/** Exit code when a model does not solve the puzzle (or the solver found none). */
+export const EXIT_NOT_A_SOLUTION = 1;
+
+/** The header comments of an exported CNF: enough for an outside tool to map cells to variables. */
+export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf): string[] {
+  const { width, height } = puzzle;
+  const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
+  const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
+  return [
+    'nonobench CNF encoding of a nonogram',
+    `puzzle ${puzzle.id}${title}${source}`,
+    `size ${width}x${height} (width x height)`,
+    `cell (row r, column c), counted from 0 at the top left, is variable r*${width}+c+1 (true = filled)`,
+    `variables 1..${cnf.cellVars} are the cells; ${cnf.cellVars + 1}..${cnf.numVars} are line-automaton states`,
+    'read a solver model back with: nonobench cnf --decode MODEL PUZZLE',
+  ];
+}
+
+/** The grid a solver's model file gives, or an exit with a message when it gives none. */
+function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, modelPath: string): void {
+  const answer = parseSolverOutput(readFileSync(modelPath, 'utf8'), cnf.numVars, modelPath);
+  if (answer.status !== 'sat') {
+    process.stderr.write(
+      `nonobench: ${modelPath}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
+    );
+    process.exitCode = EXIT_NOT_A_SOLUTION;
+    return;
+  }
+  for (let v = 1; v <= cnf.cellVars; v++) {
+    if (answer.values[v] === 0) {
+      const r = Math.floor((v - 1) / puzzle.width);
+      const c = (v - 1) % puzzle.width;
+      throw new PuzzleError(modelPath, 0, `the model gives no value to variable ${v} (cell row ${r + 1}, column ${c + 1})`);
+    }
+  }
+  const grid = decodeGrid(puzzle, (v) => answer.values[v] === 1);
+  process.stdout.write(`${gridToRows(grid, puzzle.width).join('\n')}\n`);
+  const violations = verifyGrid(puzzle, grid);
+  if (violations.length > 0) {
+    for (const v of violations) process.stderr.write(`not a solution: ${describeViolation(v)}\n`);
+    process.exitCode = EXIT_NOT_A_SOLUTION;
+  }
+}
+
+export function registerCnf(program: Command): void {
+  program
+    .command('cnf')
+    .description('write a puzzle as DIMACS CNF for outside SAT solvers, or (--decode) read a solver model back as a grid')
+    .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
+    .option('-o, --out <file>', 'write the CNF to this file instead of standard output')
+    .option(
+      '--decode <model>',
+      'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
+    )
+    .action((puzzlePath: string, opts: CnfCommandOptions) => {
+      const puzzle = loadPuzzle(puzzlePath);
+      const cnf = encodeNonogram(puzzle);
+      if (opts.decode !== undefined) {
+        decodeModelFile(puzzle, cnf, opts.decode);
+        return;
+      }
+      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf) });
+      if (opts.out) writeFileSync(opts.out, text);
+      else process.stdout.write(text);
+    });
+}

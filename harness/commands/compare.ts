@@ -1,0 +1,62 @@
+import { writeFileSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../compare.js';
+import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../compare-format.js';
+import { nonNegativeNumber } from './options.js';
+
+/** A percentage option ("10" or "10%") as a fraction. */
+export function percent(name: string) {
+  return (value: string): number => {
+    const n = Number(value.replace(/%$/, ''));
+    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a percentage ≥ 0, e.g. 10`);
+    return n / 100;
+  };
+}
+
+export function confidenceLevel(value: string): number {
+  const n = Number(value.replace(/%$/, ''));
+  const fraction = n > 1 ? n / 100 : n;
+  if (!Number.isFinite(fraction) || fraction <= 0 || fraction >= 1)
+    throw new InvalidArgumentError('--confidence must be between 0 and 1 (or 0% and 100%), e.g. 0.95');
+  return fraction;
+}
+
+/** The options compare and bench-check share. */
+export function addCompareOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--threshold <percent>', 'noise threshold in percent: flag only changes surely beyond it')
+        .argParser(percent('--threshold'))
+        .default(DEFAULT_COMPARE_OPTIONS.threshold, '10'),
+    )
+    .addOption(
+      new Option('--confidence <level>', 'confidence level of the intervals').argParser(confidenceLevel).default(DEFAULT_COMPARE_OPTIONS.confidence, '0.95'),
+    )
+    .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides', nonNegativeNumber('--min-time'), 0)
+    .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
+    .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
+    .option('--out <file>', 'write the output to this file instead of stdout');
+}
+
+export function compareOptionsOf(o: { threshold: number; confidence: number; minTime: number; strictCounters?: boolean }): CompareOptions {
+  return { threshold: o.threshold, confidence: o.confidence, minTimeMs: o.minTime, strictCounters: !!o.strictCounters };
+}
+
+export function emit(text: string, out: string | undefined): void {
+  if (out) writeFileSync(out, text);
+  else process.stdout.write(text);
+}
+
+export function registerCompare(program: Command): void {
+  addCompareOptions(
+    program
+      .command('compare')
+      .description('compare two run CSVs: time regressions with confidence intervals, status and counter changes (exit 1 on a regression)')
+      .argument('<base>', 'the reference run CSV')
+      .argument('<new>', 'the run CSV to check against it'),
+  ).action((base: string, next: string, o) => {
+    const result = compareFiles(base, next, compareOptionsOf(o));
+    emit(formatComparison(result, o.format as CompareFormat), o.out);
+    process.exitCode = result.exitCode;
+  });
+}

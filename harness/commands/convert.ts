@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpus/formats/index.js';
+import { loadPuzzles } from '../../corpus/load.js';
+import type { LoadOptions } from '../../corpus/validate.js';
+
+interface ConvertOptions {
+  format?: string;
+  maxSize?: string;
+  solutions?: string;
+}
+
+/** A strictly positive integer option, or an error naming the option. */
+export function positiveIntegerOption(name: string, value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+/** `nonobench convert IN OUT`: reads any supported format, writes .non (or a `====` bundle) or JSON. */
+export function registerConvert(program: Command): void {
+  program
+    .command('convert')
+    .description('convert puzzles between formats: reads .non/.nonpack, webpbn .xml, .json and tournament .txt; writes .non or .json')
+    .argument('<in>', 'a puzzle file, FILE#N (one member of a bundle) or a directory')
+    .argument('<out>', 'the output file (.non, .nonpack or .json), or - for standard output')
+    .option('--format <format>', "output format, non or json (default: from OUT's extension)")
+    .option('--max-size <n>', 'largest accepted width or height (default 200)')
+    .option('--solutions <file>', 'tournament format: the solutions file to attach as goals')
+    .action((input: string, out: string, opts: ConvertOptions) => {
+      let format: WritableFormat | undefined;
+      if (opts.format !== undefined) {
+        if (opts.format !== 'non' && opts.format !== 'json') throw new Error(`--format must be non or json, got "${opts.format}"`);
+        format = opts.format;
+      } else format = out === '-' ? undefined : writableFormatOf(out);
+      if (!format) throw new Error(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
+      const load: LoadOptions = {};
+      if (opts.maxSize !== undefined) load.maxSize = positiveIntegerOption('--max-size', opts.maxSize);
+      if (opts.solutions !== undefined) load.solutions = opts.solutions;
+      const puzzles = loadPuzzles(input, load);
+      const text = writePuzzles(puzzles, format);
+      if (out === '-') process.stdout.write(text);
+      else {
+        writeFileSync(out, text);
+        process.stdout.write(`wrote ${puzzles.length} puzzle${puzzles.length === 1 ? '' : 's'} to ${out}\n`);
+      }
+    });
+}

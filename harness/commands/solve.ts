@@ -1,0 +1,127 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
+import { loadPuzzle } from '../../corpus/load.js';
+import { puzzleLabel, type Grid, type Puzzle } from '../../corpus/model.js';
+import { renderSvg, renderTerminal } from '../../corpus/render.js';
+import { loadStrategy } from '../../solvers/registry.js';
+import { SOLVE_STATUSES, deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
+import { checkAnswer } from '../outcome.js';
+import { collectParam, nonNegativeNumber, positiveInt } from './options.js';
+
+export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
+export const DEFAULT_SOLVE_TIMEOUT_S = 60;
+
+interface SolveCommandOptions {
+  strategy: string;
+  maxSolutions: number;
+  timeout: number;
+  svg?: string;
+  json?: boolean;
+  param?: Record<string, number | boolean | string>;
+}
+
+/** Why a result from (possibly outside) strategy code cannot be used at all, or null. */
+function shapeProblem(puzzle: Puzzle, r: SolveResult): string | null {
+  const cells = puzzle.width * puzzle.height;
+  if (!r || typeof r !== 'object') return 'strategy returned no result';
+  if (!SOLVE_STATUSES.includes(r.status)) return `strategy returned unknown status "${String(r.status)}"`;
+  if (!(r.grid instanceof Uint8Array) || r.grid.length !== cells) return 'strategy returned a grid of the wrong type or size';
+  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !(s instanceof Uint8Array) || s.length !== cells))
+    return 'strategy returned solutions of the wrong type or size';
+  if (!r.metrics || typeof r.metrics !== 'object') return 'strategy returned no metrics';
+  return null;
+}
+
+/**
+ * Everything wrong with a result: each reported solution that fails the clues (one line each),
+ * else a false claim about them (a uniqueness or impossibility claim the goal refutes, a status
+ * that does not match the number of solutions).
+ */
+export function wrongAnswers(puzzle: Puzzle, r: SolveResult): string[] {
+  const shape = shapeProblem(puzzle, r);
+  if (shape) return [shape];
+  const wrong: string[] = [];
+  r.solutions.forEach((s, i) => {
+    const violations = verifyGrid(puzzle, s);
+    if (violations.length > 0) wrong.push(`solution ${i + 1} is wrong: ${violations.map(describeViolation).join('; ')}`);
+  });
+  if (wrong.length > 0) return wrong;
+  const claim = checkAnswer(puzzle, r);
+  return claim ? [claim] : [];
+}
+
+/** Cells where two grids differ (1) or agree (0). */
+export function differingCells(a: Grid, b: Grid): Uint8Array {
+  const mark = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) mark[i] = a[i] !== b[i] ? 1 : 0;
+  return mark;
+}
+
+const METRIC_FIELDS = ['cellsResolved', 'deadEnds', 'decisions', 'lineSolves', 'maxDepth', 'solutionsFound'] as const;
+
+export function registerSolve(program: Command): void {
+  program
+    .command('solve')
+    .description('solve one puzzle with one strategy and show the grid, the status and the metrics')
+    .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
+    .option('-s, --strategy <name>', 'registered strategy name or module path', DEFAULT_SOLVE_STRATEGY)
+    .option('--max-solutions <n>', 'stop after this many solutions (2 checks uniqueness)', positiveInt('--max-solutions'), 2)
+    .option('--timeout <seconds>', 'time limit (0: none)', nonNegativeNumber('--timeout'), DEFAULT_SOLVE_TIMEOUT_S)
+    .option('--svg <file>', 'also draw the final grid as an SVG picture')
+    .option('--json', 'print one JSON object instead of the picture')
+    .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
+      const puzzle = loadPuzzle(puzzlePath);
+      const strategy = await loadStrategy(opts.strategy);
+      const options = solveOptions({
+        maxSolutions: opts.maxSolutions,
+        shouldStop: deadlineAfter(opts.timeout > 0 ? opts.timeout * 1000 : Infinity),
+        ...(opts.param ? { params: opts.param } : {}),
+      });
+      const started = performance.now();
+      const result = strategy.solve(puzzle, options);
+      const timeMs = performance.now() - started;
+
+      const wrong = wrongAnswers(puzzle, result);
+      for (const line of wrong) process.stderr.write(`wrong: ${line}\n`);
+      if (wrong.length > 0) process.exitCode = 1;
+      if (shapeProblem(puzzle, result)) return;
+
+      const { width, height } = puzzle;
+      const [first, second] = result.solutions;
+      const mark = first && second ? differingCells(first, second) : undefined;
+      if (opts.svg) writeFileSync(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
+
+      const metrics = result.metrics;
+      if (opts.json) {
+        const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: strategy.name };
+        out.status = result.status;
+        for (const f of METRIC_FIELDS) out[f] = metrics[f];
+        out.extra = metrics.extra ?? {};
+        out.timeMs = Math.round(timeMs * 1000) / 1000;
+        out.grid = gridToRows(result.grid, width);
+        out.solutions = result.solutions.map((s) => gridToRows(s, width));
+        if (wrong.length > 0) out.wrong = wrong;
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+        return;
+      }
+
+      const color = !!process.stdout.isTTY;
+      const lines: string[] = [`${puzzleLabel(puzzle)} (${width}×${height}) with ${strategy.name}`, ''];
+      lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
+      if (second && mark) {
+        lines.push('second solution (marked cells differ from the first):', '');
+        lines.push(renderTerminal(second, width, { color, clues: puzzle, mark }));
+      }
+      lines.push(`status: ${result.status}`);
+      lines.push(`time: ${timeMs.toFixed(1)} ms`);
+      lines.push(`cells resolved: ${metrics.cellsResolved} of ${width * height}`);
+      lines.push(
+        `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${metrics.solutionsFound}`,
+      );
+      const extra = Object.entries(metrics.extra ?? {});
+      if (extra.length > 0) lines.push(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,106 @@
+import { countKnown, describeViolation, verifyGrid } from '../corpus/grid.js';
+import type { Grid, Puzzle } from '../corpus/model.js';
+import { SOLVE_STATUSES, type SolveResult, type SolveStatus } from '../solvers/types.js';
+import type { TaskOutcome } from './pool.js';
+
+/** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
+export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
+
+export const ROW_STATUSES: readonly RowStatus[] = [...SOLVE_STATUSES, 'wrong', 'memory', 'error'];
+
+/** The measured part of a CSV row. Counters are empty when the solve never returned. */
+export interface Judged {
+  status: RowStatus;
+  /** `true` when at least one solution was reported and all satisfy the clues; `false` for a wrong answer; '' otherwise. */
+  verified: 'true' | 'false' | '';
+  time_ms: number | '';
+  cells_resolved: number | '';
+  dead_ends: number | '';
+  decisions: number | '';
+  line_solves: number | '';
+  solutions_found: number | '';
+  max_depth: number | '';
+  extra: string;
+  error: string;
+}
+
+const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Why a result's shape is unusable, or null. Plugins are outside code: nothing about them is assumed. */
+function malformed(puzzle: Puzzle, r: SolveResult): string | null {
+  if (!r || typeof r !== 'object') return 'strategy returned no result object';
+  if (!SOLVE_STATUSES.includes(r.status)) return `strategy returned unknown status "${String(r.status)}"`;
+  const cells = puzzle.width * puzzle.height;
+  if (!(r.grid instanceof Uint8Array) || r.grid.length !== cells) return 'strategy returned a grid of the wrong type or size';
+  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !(s instanceof Uint8Array) || s.length !== cells))
+    return 'strategy returned solutions of the wrong type or size';
+  if (!r.metrics || typeof r.metrics !== 'object') return 'strategy returned no metrics';
+  return null;
+}
+
+/**
+ * Checks every answer against the clues before it is recorded, and the claim made about them:
+ * a wrong solution, a false uniqueness or impossibility claim, or a miscounted status is `wrong`.
+ */
+export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
+  for (const [i, solution] of r.solutions.entries()) {
+    const violations = verifyGrid(puzzle, solution);
+    if (violations.length > 0) return `solution ${i + 1} fails: ${describeViolation(violations[0]!)}`;
+    if (r.solutions.slice(0, i).some((s) => sameGrid(s, solution))) return `solution ${i + 1} repeats an earlier one`;
+  }
+  const n = r.solutions.length;
+  if ((r.status === 'unique' || r.status === 'solved') && n !== 1) return `status ${r.status} with ${n} solutions`;
+  if (r.status === 'multiple' && n < 2) return `status multiple with ${n} solutions`;
+  if (r.status === 'unique' && puzzle.goal && !sameGrid(r.solutions[0]!, puzzle.goal))
+    return 'claims a unique solution that differs from the goal, which also satisfies the clues';
+  if (r.status === 'contradiction' && puzzle.goal) return 'claims no solution, but the goal satisfies the clues';
+  return null;
+}
+
+function num(v: unknown): number | '' {
+  return typeof v === 'number' && Number.isFinite(v) ? v : '';
+}
+
+const blankCounters = {
+  cells_resolved: '',
+  dead_ends: '',
+  decisions: '',
+  line_solves: '',
+  solutions_found: '',
+  max_depth: '',
+  extra: '',
+} as const;
+
+/** Turns a task's outcome into the measured fields of its row. */
+export function judge(puzzle: Puzzle, outcome: TaskOutcome): Judged {
+  switch (outcome.kind) {
+    case 'killed':
+      return { status: 'timeout', verified: '', time_ms: round3(outcome.elapsedMs), ...blankCounters, error: 'stopped at the hard time limit' };
+    case 'memory':
+      return { status: 'memory', verified: '', time_ms: '', ...blankCounters, error: oneLine(outcome.message) };
+    case 'error':
+      return { status: 'error', verified: '', time_ms: '', ...blankCounters, error: oneLine(outcome.message) };
+  }
+  const { result, timeMs } = outcome.reply;
+  const shapeProblem = malformed(puzzle, result);
+  if (shapeProblem) return { status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: shapeProblem };
+  const m = result.metrics;
+  const wrong = checkAnswer(puzzle, result);
+  return {
+    status: wrong ? 'wrong' : result.status,
+    verified: wrong ? 'false' : result.solutions.length > 0 ? 'true' : '',
+    time_ms: round3(timeMs),
+    // Counted here, not trusted from the strategy, so that the column means the same for every strategy.
+    cells_resolved: countKnown(result.grid),
+    dead_ends: num(m.deadEnds),
+    decisions: num(m.decisions),
+    line_solves: num(m.lineSolves),
+    solutions_found: result.solutions.length,
+    max_depth: num(m.maxDepth),
+    extra: m.extra && Object.keys(m.extra).length > 0 ? JSON.stringify(m.extra) : '',
+    error: wrong ?? '',
+  };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -1,0 +1,38 @@
+/** Small HTML builders for the report; every text goes through escapeHtml. */
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** A table; `numeric` marks the columns to right-align. */
+export function htmlTable(header: string[], body: string[][], numeric: (i: number) => boolean = (i) => i > 0): string {
+  const cell = (tag: 'th' | 'td', text: string, i: number) => `<${tag}${numeric(i) ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
+  const head = `<thead><tr>${header.map((h, i) => cell('th', h, i)).join('')}</tr></thead>`;
+  const rows = body.map((row) => `<tr>${row.map((c, i) => cell('td', c, i)).join('')}</tr>`).join('\n');
+  return `<table>${head}<tbody>\n${rows}\n</tbody></table>`;
+}
+
+export const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+
+/** A definition list of label → value. */
+export function htmlFacts(facts: [string, string][]): string {
+  return `<dl>${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
+}
+
+export const REPORT_CSS = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 0.15em 1.2em; }
+dt { font-weight: 600; }
+dd { margin: 0; font-family: ui-monospace, monospace; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; }
+th { background: #f6f6f6; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1em 0; }
+figcaption { color: #555; font-size: 0.9em; max-width: 700px; }
+.note { color: #555; }
+`;

@@ -1,0 +1,162 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { loadCorpus } from '../corpus/load.js';
+import { BUNDLED_CORPUS } from '../corpus/paths.js';
+import { isModuleSpecifier, loadStrategy } from '../solvers/registry.js';
+import { CsvAppender, readCsv, RUN_COLUMNS } from './csv.js';
+import { runEnvironment } from './environment.js';
+import { judge } from './outcome.js';
+import { SolverPool, type TaskOutcome } from './pool.js';
+import { createProgress } from './progress.js';
+import { RunSummary } from './summary.js';
+import { buildTasks, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
+
+export interface RunOptions {
+  /** Puzzle paths (files, bundles, FILE#N, directories); the bundled corpus when empty. */
+  paths: string[];
+  /** Strategy registry names or module paths. */
+  strategies: string[];
+  repeat: number;
+  warmup: number;
+  /** Per-solve limit in seconds; 0 for none. */
+  timeoutS: number;
+  memoryMb: number;
+  workers: number;
+  maxSolutions: number;
+  out: string;
+  shard?: Shard;
+  /** Append to this CSV, skipping the tasks it already records. */
+  resume?: string;
+  quiet: boolean;
+  params?: Record<string, number | boolean | string>;
+  /** Where progress, load errors and the summary go (stderr by default). */
+  log?: NodeJS.WriteStream;
+}
+
+export interface RunResult {
+  out: string;
+  summary: RunSummary;
+  tasksRun: number;
+  tasksSkipped: number;
+  loadErrors: number;
+  /** 1 when any row is `wrong` or `error`, 2 when some input could not be read, else 0. */
+  exitCode: number;
+}
+
+export const defaultWorkers = () => Math.max(1, availableParallelism());
+
+/** Registry names stay names; module paths become absolute so workers find them; names come from the strategies. */
+async function resolveStrategies(specs: string[]): Promise<StrategyRef[]> {
+  const refs: StrategyRef[] = [];
+  for (const spec of specs) {
+    const full = isModuleSpecifier(spec) ? resolve(spec) : spec;
+    const strategy = await loadStrategy(full);
+    if (refs.some((r) => r.name === strategy.name)) throw new Error(`strategy "${strategy.name}" is listed twice`);
+    refs.push({ spec: full, name: strategy.name });
+  }
+  return refs;
+}
+
+/** Keys of the tasks a CSV already records. */
+function recordedTasks(path: string): Set<string> {
+  const { records } = readCsv(path);
+  return new Set(records.map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
+}
+
+/**
+ * Runs every (puzzle, strategy, repetition) task on a pool of worker threads, keeping at most one
+ * task per worker in flight so each task's clock starts when it does, and appends one CSV row per
+ * task the moment it finishes.
+ */
+export async function runCorpus(options: RunOptions): Promise<RunResult> {
+  const log = options.log ?? process.stderr;
+  const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
+  const { puzzles, errors } = loadCorpus(paths);
+  for (const e of errors) log.write(`${e.message}\n`);
+
+  const strategies = await resolveStrategies(options.strategies);
+  let tasks = buildTasks(puzzles, strategies, options.repeat);
+  if (options.shard) tasks = shardTasks(tasks, options.shard, strategies.length * options.repeat);
+  const out = options.resume ?? options.out;
+  let skipped = 0;
+  if (options.resume) {
+    const done = recordedTasks(options.resume);
+    const before = tasks.length;
+    tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.strategy.name, t.rep)));
+    skipped = before - tasks.length;
+  }
+
+  const env = runEnvironment();
+  const csv = new CsvAppender(out, RUN_COLUMNS);
+  const summary = new RunSummary();
+  const progress = createProgress(tasks.length, log, options.quiet);
+  const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb });
+  const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;
+
+  const record = (task: Task, outcome: TaskOutcome) => {
+    const { puzzle } = task;
+    const judged = judge(puzzle, outcome);
+    const cellsTotal = puzzle.width * puzzle.height;
+    csv.write({
+      ...env,
+      task: task.index,
+      puzzle_id: puzzle.id,
+      puzzle_path: puzzle.meta.source ?? '',
+      title: puzzle.meta.title ?? '',
+      width: puzzle.width,
+      height: puzzle.height,
+      strategy: task.strategy.name,
+      rep: task.rep,
+      cells_total: cellsTotal,
+      resolved_pct: judged.cells_resolved === '' ? '' : Math.round((1000 * judged.cells_resolved) / cellsTotal) / 10,
+      timeout_s: options.timeoutS || '',
+      max_solutions: options.maxSolutions,
+      ...judged,
+    });
+    summary.add(task.strategy.name, judged.status, judged.time_ms, judged.dead_ends);
+    progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
+  };
+
+  // SIGINT: every finished row is already on disk; stop the workers and leave.
+  const onSigint = () => {
+    progress.stop();
+    csv.close();
+    log.write(`\ninterrupted: the rows finished so far are in ${out}\n`);
+    void pool.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSigint);
+
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++]!;
+        const outcome = await pool.run({
+          puzzle: task.puzzle,
+          strategySpec: task.strategy.spec,
+          maxSolutions: options.maxSolutions,
+          timeoutMs,
+          warmup: options.warmup,
+          ...(options.params ? { params: options.params } : {}),
+        });
+        record(task, outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.workers, tasks.length) }, worker));
+  } finally {
+    process.off('SIGINT', onSigint);
+    progress.stop();
+    csv.close();
+    await pool.close();
+  }
+
+  const failed = summary.count('wrong') + summary.count('error') > 0;
+  return {
+    out,
+    summary,
+    tasksRun: tasks.length,
+    tasksSkipped: skipped,
+    loadErrors: errors.length,
+    exitCode: failed ? 1 : errors.length > 0 ? 2 : 0,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Line-solver throughput: solves per second of 30-cell lines with 5 blocks and a random partial
+ * state, for the exact and the overlap line solvers (tinybench).
+ *
+ *   node dist/harness/scripts/bench-line.js [--cells 30] [--blocks 5] [--time 2000]
+ *
+ * Two kinds of state: "revealed" lines show a random subset of the cells of a real placement (so
+ * they are solvable); "random" lines set random cells to random values (mostly impossible, so most
+ * calls stop early).
+ */
+import { Bench } from 'tinybench';
+import { parseArgs } from 'node:util';
+import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
+import { createRng, type Rng } from '../../corpus/random.js';
+import { ExactLineSolver } from '../../solvers/line/exact.js';
+import { OverlapLineSolver } from '../../solvers/line/overlap.js';
+import type { LineSolver } from '../../solvers/line/line-solver.js';
+
+interface LineCase {
+  clue: Int32Array;
+  state: Uint8Array;
+}
+
+/** Block lengths summing to at most `cells - blocks + 1`, drawn at random. */
+function randomClue(rng: Rng, cells: number, blocks: number): Int32Array {
+  const clue = new Int32Array(blocks);
+  let room = cells - (blocks - 1);
+  for (let j = 0; j < blocks; j++) {
+    const maxLen = Math.max(1, Math.floor((room - (blocks - 1 - j)) / 2));
+    clue[j] = 1 + rng.nextBelow(maxLen);
+    room -= clue[j]!;
+  }
+  return clue;
+}
+
+/** A random placement of the clue, with each cell revealed with probability 1/3. */
+function revealedCase(rng: Rng, cells: number, blocks: number): LineCase {
+  const clue = randomClue(rng, cells, blocks);
+  let slack = cells - (blocks - 1);
+  for (const b of clue) slack -= b;
+  const full = new Uint8Array(cells).fill(EMPTY);
+  let at = 0;
+  for (let j = 0; j < blocks; j++) {
+    const skip = rng.nextBelow(slack + 1);
+    slack -= skip;
+    at += skip;
+    full.fill(FILLED, at, at + clue[j]!);
+    at += clue[j]! + 1;
+  }
+  const state = new Uint8Array(cells);
+  for (let i = 0; i < cells; i++) state[i] = rng.nextBelow(3) === 0 ? full[i]! : UNKNOWN;
+  return { clue, state };
+}
+
+/** Random cells set to random values (a quarter of them), whatever the clue. */
+function randomCase(rng: Rng, cells: number, blocks: number): LineCase {
+  const clue = randomClue(rng, cells, blocks);
+  const state = new Uint8Array(cells);
+  for (let i = 0; i < cells; i++) if (rng.nextBelow(4) === 0) state[i] = rng.nextBelow(2) === 0 ? FILLED : EMPTY;
+  return { clue, state };
+}
+
+/** One task call solves every case once, on a scratch copy of its state. */
+function lineTask(solver: LineSolver, cases: LineCase[], cells: number): () => void {
+  const scratch = new Uint8Array(cells);
+  return () => {
+    for (const c of cases) {
+      scratch.set(c.state);
+      solver.solve(c.clue, scratch, cells);
+    }
+  };
+}
+
+const { values } = parseArgs({
+  options: {
+    cells: { type: 'string', default: '30' },
+    blocks: { type: 'string', default: '5' },
+    time: { type: 'string', default: '2000' },
+  },
+});
+const cells = Number(values.cells);
+const blocks = Number(values.blocks);
+const CASES = 1000;
+const rng = createRng(30_5);
+const revealed = Array.from({ length: CASES }, () => revealedCase(rng, cells, blocks));
+const random = Array.from({ length: CASES }, () => randomCase(rng, cells, blocks));
+
+const bench = new Bench({ time: Number(values.time), warmup: true });
+bench.add('exact, revealed', lineTask(new ExactLineSolver(), revealed, cells));
+bench.add('exact, random', lineTask(new ExactLineSolver(), random, cells));
+bench.add('overlap, revealed', lineTask(new OverlapLineSolver(), revealed, cells));
+bench.add('overlap, random', lineTask(new OverlapLineSolver(), random, cells));
+await bench.run();
+
+console.log(`line solvers: ${cells} cells, ${blocks} blocks, ${CASES} lines per call`);
+for (const task of bench.tasks) {
+  const r = task.result;
+  if (!r || !('latency' in r)) continue;
+  const meanMs = r.latency.mean;
+  const perSecond = (CASES / meanMs) * 1000;
+  console.log(
+    `${task.name.padEnd(20)} ${(perSecond / 1e6).toFixed(2).padStart(6)} M solves/s  (${((meanMs * 1e6) / CASES).toFixed(0)} ns/solve, ±${r.latency.rme.toFixed(1)}%, ${r.latency.samplesCount} samples)`,
+  );
+}

@@ -1,0 +1,49 @@
+import type { Puzzle } from '../corpus/model.js';
+import { loadStrategy } from '../solvers/registry.js';
+import { deadlineAfter, type SolveResult, type Strategy } from '../solvers/types.js';
+
+/** What the parent sends a worker thread for one task. */
+export interface WorkerTask {
+  puzzle: Puzzle;
+  strategySpec: string;
+  maxSolutions: number;
+  /** The soft limit the strategy polls; the parent enforces a hard one a little later. */
+  timeoutMs: number;
+  warmup: number;
+  params?: Record<string, number | boolean | string>;
+}
+
+export interface WorkerReply {
+  result: SolveResult;
+  /** Solver time of the measured solve, monotonic clock, in milliseconds. */
+  timeMs: number;
+}
+
+const strategies = new Map<string, Promise<Strategy>>();
+
+function strategyFor(spec: string): Promise<Strategy> {
+  let s = strategies.get(spec);
+  if (!s) {
+    s = loadStrategy(spec);
+    strategies.set(spec, s);
+  }
+  return s;
+}
+
+function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult {
+  return strategy.solve(task.puzzle, {
+    maxSolutions: task.maxSolutions,
+    shouldStop: deadlineAfter(task.timeoutMs),
+    ...(task.params ? { params: task.params } : {}),
+  });
+}
+
+/** Runs the warm-up solves (not measured), then the measured one. Exceptions reach the parent as rejections. */
+export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+  const strategy = await strategyFor(task.strategySpec);
+  for (let i = 0; i < task.warmup; i++) solveOnce(strategy, task);
+  const start = performance.now();
+  const result = solveOnce(strategy, task);
+  const timeMs = performance.now() - start;
+  return { result, timeMs };
+}

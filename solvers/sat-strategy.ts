@@ -1,0 +1,99 @@
+import { countKnown, isSolution } from '../corpus/grid.js';
+import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
+import { blockingClause, decodeGrid, encodeNonogram } from './sat/encode.js';
+import { prePropagate } from './sat/pre-propagate.js';
+import { SatSolver } from './sat/solver.js';
+import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from './types.js';
+
+/** The `propagate` param: line propagation before encoding (default on). */
+export function readPropagateParam(params: SolveOptions['params']): boolean {
+  const raw = params?.propagate;
+  if (raw === undefined) return true;
+  if (raw === true || raw === 1 || raw === 'true' || raw === 'on') return true;
+  if (raw === false || raw === 0 || raw === 'false' || raw === 'off') return false;
+  throw new Error(`sat: propagate must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+/**
+ * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
+ * `propagate`, default true); the puzzle is then encoded with those cells as unit clauses (see
+ * sat/encode.ts) and solved. Each solution is verified, then excluded by a blocking clause over the
+ * undecided cells, and the engine is asked again, until `maxSolutions` are found or none is left.
+ *
+ * Metrics: deadEnds = conflicts, decisions = the engine's decisions, maxDepth = its highest
+ * decision level, lineSolves = the pre-propagation's line solves; `extra` holds the engine's
+ * propagations, learnt clauses, restarts, deleted learnt clauses, clauses removed as satisfied
+ * at level 0, and the CNF's variables and clauses.
+ */
+export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
+  const usePropagation = readPropagateParam(options.params);
+  const metrics = emptyMetrics();
+  const cells = puzzle.width * puzzle.height;
+  let known: Grid = new Uint8Array(cells);
+  const finish = (status: SolveResult['status'], grid: Grid, solutions: Grid[]): SolveResult => {
+    metrics.solutionsFound = solutions.length;
+    metrics.cellsResolved = countKnown(grid);
+    return { status, grid, solutions, metrics };
+  };
+
+  if (usePropagation) {
+    const pre = prePropagate(puzzle, options.shouldStop);
+    metrics.lineSolves = pre.lineSolves;
+    metrics.extra.lineCacheHits = pre.cacheHits;
+    known = pre.grid;
+    if (pre.contradiction) return finish('contradiction', known, []);
+    if (pre.stopped) return finish('timeout', known, []);
+  }
+
+  const cnf = encodeNonogram(puzzle, usePropagation ? known : undefined);
+  metrics.extra.variables = cnf.numVars;
+  metrics.extra.clauses = cnf.clauses.length;
+  const engine = new SatSolver(cnf.numVars);
+  for (const clause of cnf.clauses) if (!engine.addClause(clause)) break;
+
+  const solutions: Grid[] = [];
+  let timedOut = false;
+  while (solutions.length < options.maxSolutions) {
+    const outcome = engine.solve({ shouldStop: options.shouldStop });
+    if (outcome === 'unknown') {
+      timedOut = true;
+      break;
+    }
+    if (outcome === 'unsat') break;
+    const grid = decodeGrid(puzzle, (v) => engine.value(v));
+    if (!isSolution(puzzle, grid)) throw new Error(`sat: a model of puzzle ${puzzle.id} does not satisfy its clues`);
+    solutions.push(grid);
+    if (solutions.length < options.maxSolutions && !engine.addClause(blockingClause(grid, known))) break;
+  }
+
+  const stats = engine.stats;
+  metrics.deadEnds = stats.conflicts;
+  metrics.decisions = stats.decisions;
+  metrics.maxDepth = stats.maxDecisionLevel;
+  metrics.extra.propagations = stats.propagations;
+  metrics.extra.learntClauses = stats.learnts;
+  metrics.extra.restarts = stats.restarts;
+  metrics.extra.deletedClauses = stats.deletedClauses;
+  metrics.extra.satisfiedRemoved = stats.satisfiedRemoved;
+
+  if (timedOut) return finish('timeout', solutions[0] ?? withFixedCells(known, engine), solutions);
+  const status = statusOfSolutions(solutions.length, options.maxSolutions);
+  return finish(status, solutions[0] ?? known, solutions);
+}
+
+/** The known cells plus those the engine has fixed at level 0 (for a partial answer on timeout). */
+function withFixedCells(known: Grid, engine: SatSolver): Grid {
+  const grid = known.slice();
+  for (let i = 0; i < grid.length; i++) {
+    if (grid[i] !== UNKNOWN) continue;
+    const value = engine.fixedValue(i + 1);
+    if (value !== undefined) grid[i] = value ? FILLED : EMPTY;
+  }
+  return grid;
+}
+
+export const sat: Strategy = {
+  name: 'sat',
+  description: 'CDCL SAT solving of a line-automaton CNF encoding, after line propagation (param propagate)',
+  solve: solveBySat,
+};

@@ -1,0 +1,115 @@
+/**
+ * Clause storage: every clause lives in one Int32Array as a header followed by its literals.
+ * A clause reference ("cref") is the offset of its header. Keeping clauses contiguous and
+ * allocation-free is what makes unit propagation fast in a JavaScript engine.
+ *
+ * Header layout (HEADER words):
+ *   mem[cr]     number of literals
+ *   mem[cr + 1] flags: bit 0 learnt, bit 1 deleted, bits 2.. the LBD (learnt clauses)
+ *   mem[cr + 2] activity (learnt clauses), stored as float32 bits through a second view of the buffer
+ * Literals follow at mem[cr + HEADER ...]; the two watched literals are always the first two.
+ */
+export const HEADER = 3;
+
+const LEARNT = 1;
+const DELETED = 2;
+const LBD_SHIFT = 2;
+
+export class ClauseArena {
+  mem: Int32Array;
+  /** Float view of `mem`, used only at offset cr + 2 (the activity). */
+  act: Float32Array;
+  /** First free word. */
+  top = 0;
+  /** Words held by deleted clauses, reclaimed by `compact`. */
+  wasted = 0;
+
+  constructor(capacity = 1 << 12) {
+    this.mem = new Int32Array(capacity);
+    this.act = new Float32Array(this.mem.buffer);
+  }
+
+  /** Stores a clause and returns its reference. The buffer doubles when full: callers must re-read `mem`. */
+  alloc(lits: ArrayLike<number>, size: number, learnt: boolean, lbd = 0): number {
+    const need = HEADER + size;
+    if (this.top + need > this.mem.length) {
+      let capacity = this.mem.length * 2;
+      while (this.top + need > capacity) capacity *= 2;
+      const grown = new Int32Array(capacity);
+      grown.set(this.mem.subarray(0, this.top));
+      this.mem = grown;
+      this.act = new Float32Array(grown.buffer);
+    }
+    const cr = this.top;
+    const mem = this.mem;
+    mem[cr] = size;
+    mem[cr + 1] = (learnt ? LEARNT : 0) | (lbd << LBD_SHIFT);
+    this.act[cr + 2] = 0;
+    for (let i = 0; i < size; i++) mem[cr + HEADER + i] = lits[i]!;
+    this.top += need;
+    return cr;
+  }
+
+  size(cr: number): number {
+    return this.mem[cr]!;
+  }
+
+  isLearnt(cr: number): boolean {
+    return (this.mem[cr + 1]! & LEARNT) !== 0;
+  }
+
+  isDeleted(cr: number): boolean {
+    return (this.mem[cr + 1]! & DELETED) !== 0;
+  }
+
+  lbd(cr: number): number {
+    return this.mem[cr + 1]! >>> LBD_SHIFT;
+  }
+
+  setLbd(cr: number, lbd: number): void {
+    this.mem[cr + 1] = (this.mem[cr + 1]! & (LEARNT | DELETED)) | (lbd << LBD_SHIFT);
+  }
+
+  activity(cr: number): number {
+    return this.act[cr + 2]!;
+  }
+
+  markDeleted(cr: number): void {
+    this.mem[cr + 1]! |= DELETED;
+    this.wasted += HEADER + this.mem[cr]!;
+  }
+
+  /** The literals of a clause, copied (for tests and export, not for hot paths). */
+  literals(cr: number): number[] {
+    return Array.from(this.mem.subarray(cr + HEADER, cr + HEADER + this.mem[cr]!));
+  }
+
+  /**
+   * Moves the clauses named in `lists` into a fresh buffer, dropping everything else, and rewrites
+   * the lists in place. Returns the old-to-new reference map for the callers' other references
+   * (reasons); it is only valid for clauses that were in the lists.
+   */
+  compact(lists: number[][]): (oldRef: number) => number {
+    const old = this.mem;
+    let live = 0;
+    for (const list of lists) for (const cr of list) live += HEADER + old[cr]!;
+    const mem = new Int32Array(Math.max(1 << 12, live * 2));
+    const act = new Float32Array(mem.buffer);
+    let top = 0;
+    for (const list of lists) {
+      for (let i = 0; i < list.length; i++) {
+        const cr = list[i]!;
+        const words = HEADER + old[cr]!;
+        mem.set(old.subarray(cr, cr + words), top); // the activity's bits travel with the header
+        old[cr + 2] = top; // forwarding address, read by the returned map
+        list[i] = top;
+        top += words;
+      }
+    }
+    this.mem = mem;
+    this.act = act;
+    this.top = top;
+    this.wasted = 0;
+    return (oldRef) => old[oldRef + 2]!;
+  }
+}

@@ -1,0 +1,691 @@
+import { ClauseArena, HEADER } from './clause-arena.js';
+import { VarHeap } from './var-heap.js';
+
+/**
+ * A CDCL SAT solver in the manner of MiniSat, independent of nonograms.
+ *
+ * Public literals are DIMACS integers: variable v (1-based) is `v`, its negation `-v`.
+ * Internally variable v is `v - 1` and a literal is `2 * var + sign` (sign 1 = negated), so
+ * `lit ^ 1` is the negation and `lit >> 1` the variable.
+ *
+ * - Unit propagation with two watched literals per clause; each watcher carries a blocker literal
+ *   (another literal of the clause) that, when true, lets propagation skip the clause unread.
+ * - Conflict analysis to the first UIP, then recursive minimisation of the learnt clause
+ *   (a literal is dropped when its reason clause is implied by the other learnt literals).
+ * - Branching on the most active variable (EVSIDS, decay 0.95, rescaled past 1e100) with phase saving.
+ * - Restarts on the Luby sequence times 100 conflicts: simple, deterministic and robust.
+ * - Learnt-clause database reduction every 2000 + 300·k conflicts: binary clauses, glue clauses
+ *   (LBD ≤ 2) and clauses that are the reason of a trail literal are kept; of the rest, the half with
+ *   the worst LBD (ties: lowest activity) is deleted, then the arena is compacted.
+ * - Back at level 0 with new fixed literals, clauses they satisfy are dropped for good.
+ * - Incremental use: clauses may be added between solves, and `solve` takes assumptions.
+ */
+
+export type SatOutcome = 'sat' | 'unsat' | 'unknown';
+
+export interface SatSolveOptions {
+  /** Literals (DIMACS) assumed true for this solve only. */
+  assumptions?: ArrayLike<number>;
+  /** Polled about every 1000 propagation rounds; once true, solve returns 'unknown'. */
+  shouldStop?: () => boolean;
+  /** Give up with 'unknown' after this many conflicts in this call. */
+  conflictLimit?: number;
+}
+
+export interface SatStats {
+  conflicts: number;
+  decisions: number;
+  /** Literals taken off the trail by unit propagation. */
+  propagations: number;
+  /** Learnt clauses produced (units included). */
+  learnts: number;
+  restarts: number;
+  /** Learnt clauses removed by database reduction. */
+  deletedClauses: number;
+  /** Clauses (problem or learnt) dropped because they are satisfied at level 0. */
+  satisfiedRemoved: number;
+  /** Highest decision level reached. */
+  maxDecisionLevel: number;
+}
+
+const NO_REASON = -1;
+const VAR_DECAY = 0.95;
+const CLAUSE_DECAY = 0.999;
+const RESTART_BASE = 100;
+const FIRST_REDUCE = 2000;
+const REDUCE_INCREMENT = 300;
+const STOP_POLL_INTERVAL = 1000;
+
+/** The Luby sequence 1 1 2 1 1 2 4 1 1 2 … (0-based index), as used for restart lengths. */
+export function luby(i: number): number {
+  let size = 1;
+  let seq = 0;
+  while (size < i + 1) {
+    seq++;
+    size = 2 * size + 1;
+  }
+  while (size - 1 !== i) {
+    size = (size - 1) >> 1;
+    seq--;
+    i = i % size;
+  }
+  return 2 ** seq;
+}
+
+export class SatSolver {
+  readonly numVars: number;
+  readonly stats: SatStats = {
+    conflicts: 0,
+    decisions: 0,
+    propagations: 0,
+    learnts: 0,
+    restarts: 0,
+    deletedClauses: 0,
+    satisfiedRemoved: 0,
+    maxDecisionLevel: 0,
+  };
+  /** After 'sat': model[v] is 1 when variable v (1-based) is true, else 0; index 0 is unused. */
+  model: Uint8Array | null = null;
+  /** Called with every learnt clause (DIMACS literals) as it is learnt; for tests and tracing. */
+  onLearnt: ((clause: number[]) => void) | null = null;
+
+  /** False once the clauses are unsatisfiable without assumptions. */
+  private ok = true;
+  private readonly arena = new ClauseArena();
+  private readonly clauses: number[] = [];
+  private readonly learnts: number[] = [];
+
+  /** Per literal: 1 true, -1 false, 0 unassigned. */
+  private readonly vals: Int8Array;
+  /** Per literal: watchers of clauses watching it, as (cref, blocker) pairs; visited when it becomes false. */
+  private readonly watches: Int32Array[];
+  private readonly watchCount: Int32Array;
+
+  private readonly level: Int32Array;
+  private readonly reason: Int32Array;
+  private readonly activity: Float64Array;
+  /** Saved phase: the sign bit of the variable's last value (1 = false), the default being false. */
+  private readonly polarity: Uint8Array;
+  private readonly seen: Uint8Array;
+  private readonly heap: VarHeap;
+
+  private readonly trail: Int32Array;
+  private trailSize = 0;
+  private readonly trailLim: number[] = [];
+  private qhead = 0;
+
+  private varInc = 1;
+  private clauseInc = 1;
+  private nextReduce = FIRST_REDUCE;
+  private reduceInterval = FIRST_REDUCE;
+  /** Trail size at the last removal of satisfied clauses. */
+  private simplifiedAt = -1;
+
+  // Scratch state reused across conflicts.
+  private readonly learnt: number[] = [];
+  private readonly toClear: number[] = [];
+  private readonly stack: number[] = [];
+  private readonly levelStamp: Int32Array;
+  private stamp = 0;
+  private assumptions: Int32Array = new Int32Array(0);
+  private failed: number[] = [];
+
+  constructor(numVars: number) {
+    if (!Number.isInteger(numVars) || numVars < 0) throw new RangeError(`bad variable count ${numVars}`);
+    this.numVars = numVars;
+    this.vals = new Int8Array(2 * numVars);
+    this.watches = Array.from({ length: 2 * numVars }, () => new Int32Array(8));
+    this.watchCount = new Int32Array(2 * numVars);
+    this.level = new Int32Array(numVars);
+    this.reason = new Int32Array(numVars).fill(NO_REASON);
+    this.activity = new Float64Array(numVars);
+    this.polarity = new Uint8Array(numVars).fill(1);
+    this.seen = new Uint8Array(numVars);
+    this.trail = new Int32Array(numVars);
+    this.levelStamp = new Int32Array(numVars + 1);
+    this.heap = new VarHeap(numVars, this.activity);
+    for (let v = 0; v < numVars; v++) this.heap.insert(v);
+  }
+
+  /** Number of problem clauses kept (units and satisfied clauses are not stored). */
+  get numClauses(): number {
+    return this.clauses.length;
+  }
+
+  /** Number of learnt clauses currently kept (units excluded). */
+  get numLearnts(): number {
+    return this.learnts.length;
+  }
+
+  /** False once the clause set is known to be unsatisfiable. */
+  get okay(): boolean {
+    return this.ok;
+  }
+
+  /**
+   * Adds a clause of DIMACS literals (between solves). Returns false when the clause set became
+   * unsatisfiable (an empty clause, or a unit contradicting the units already known).
+   */
+  addClause(lits: ArrayLike<number>): boolean {
+    if (!this.ok) return false;
+    const internal: number[] = [];
+    for (let i = 0; i < lits.length; i++) internal.push(this.toLit(lits[i]!));
+    internal.sort((a, b) => a - b);
+    const kept: number[] = [];
+    let previous = -1;
+    for (const l of internal) {
+      if (l === previous) continue;
+      if (l === (previous ^ 1) || this.vals[l] === 1) return true; // tautology or satisfied at level 0
+      if (this.vals[l] === -1) continue; // false at level 0: drop the literal
+      kept.push(l);
+      previous = l;
+    }
+    if (kept.length === 0) return (this.ok = false);
+    if (kept.length === 1) {
+      this.enqueue(kept[0]!, NO_REASON);
+      return (this.ok = this.propagate() === NO_REASON);
+    }
+    const cr = this.arena.alloc(kept, kept.length, false);
+    this.clauses.push(cr);
+    this.attach(cr);
+    return true;
+  }
+
+  /**
+   * Searches for a model. 'sat' sets `model`; 'unsat' under assumptions sets `failedAssumptions`;
+   * 'unknown' means the conflict limit or the stop check ended the search. The solver is left at
+   * decision level 0, ready for more clauses and solves.
+   */
+  solve(options: SatSolveOptions = {}): SatOutcome {
+    this.model = null;
+    this.failed = [];
+    if (!this.ok) return 'unsat';
+    const given = options.assumptions ?? [];
+    this.assumptions = new Int32Array(given.length);
+    for (let i = 0; i < given.length; i++) this.assumptions[i] = this.toLit(given[i]!);
+    const shouldStop = options.shouldStop ?? (() => false);
+    if (shouldStop()) return 'unknown';
+    const conflictLimit = this.stats.conflicts + (options.conflictLimit ?? Infinity);
+    let outcome: SatOutcome | 'restart' = 'restart';
+    for (let restarts = 0; outcome === 'restart'; restarts++) {
+      outcome = this.search(luby(restarts) * RESTART_BASE, conflictLimit, shouldStop);
+      if (outcome === 'restart') this.stats.restarts++;
+    }
+    if (outcome === 'sat') {
+      const model = new Uint8Array(this.numVars + 1);
+      for (let v = 0; v < this.numVars; v++) model[v + 1] = this.vals[2 * v] === 1 ? 1 : 0;
+      this.model = model;
+    }
+    this.cancelUntil(0);
+    return outcome;
+  }
+
+  /** After 'sat': the value of variable v (1-based) in the model. */
+  value(v: number): boolean {
+    if (!this.model) throw new Error('no model: the last solve did not return sat');
+    return this.model[v] === 1;
+  }
+
+  /** After 'unsat' under assumptions: assumptions (DIMACS) that together cannot hold. Empty when the clauses alone are unsatisfiable. */
+  get failedAssumptions(): number[] {
+    return this.failed.slice();
+  }
+
+  /** The value a variable has at level 0 (fixed by the clauses): true, false, or undefined. */
+  fixedValue(v: number): boolean | undefined {
+    const lit = this.toLit(v);
+    if (this.vals[lit] === 0 || this.level[lit >> 1] !== 0) return undefined;
+    return this.vals[lit] === 1;
+  }
+
+  /** The learnt clauses currently kept, as DIMACS literals (learnt units show up as `fixedValue`). */
+  learntClauses(): number[][] {
+    return this.learnts.map((cr) => this.arena.literals(cr).map(toDimacs));
+  }
+
+  // ---- core ----------------------------------------------------------------------------------
+
+  private toLit(d: number): number {
+    const v = Math.abs(d);
+    if (!Number.isInteger(d) || d === 0 || v > this.numVars)
+      throw new RangeError(`literal ${d} is not a variable of 1..${this.numVars}`);
+    return 2 * (v - 1) + (d < 0 ? 1 : 0);
+  }
+
+  private decisionLevel(): number {
+    return this.trailLim.length;
+  }
+
+  private enqueue(lit: number, from: number): void {
+    const v = lit >> 1;
+    this.vals[lit] = 1;
+    this.vals[lit ^ 1] = -1;
+    this.level[v] = this.trailLim.length;
+    this.reason[v] = from;
+    this.trail[this.trailSize++] = lit;
+  }
+
+  private watch(lit: number, cr: number, blocker: number): void {
+    let list = this.watches[lit]!;
+    const n = this.watchCount[lit]!;
+    if (n + 2 > list.length) {
+      const grown = new Int32Array(list.length * 2);
+      grown.set(list);
+      this.watches[lit] = list = grown;
+    }
+    list[n] = cr;
+    list[n + 1] = blocker;
+    this.watchCount[lit] = n + 2;
+  }
+
+  private attach(cr: number): void {
+    const mem = this.arena.mem;
+    const a = mem[cr + HEADER]!;
+    const b = mem[cr + HEADER + 1]!;
+    this.watch(a, cr, b);
+    this.watch(b, cr, a);
+  }
+
+  /** Unit propagation to a fixpoint; returns the conflicting clause or NO_REASON. */
+  private propagate(): number {
+    const vals = this.vals;
+    const mem = this.arena.mem; // no allocation happens during propagation
+    let conflict = NO_REASON;
+    while (this.qhead < this.trailSize) {
+      const falseLit = this.trail[this.qhead++]! ^ 1;
+      this.stats.propagations++;
+      const ws = this.watches[falseLit]!;
+      const n = this.watchCount[falseLit]!;
+      let i = 0;
+      let j = 0;
+      while (i < n) {
+        const cr = ws[i]!;
+        const blocker = ws[i + 1]!;
+        i += 2;
+        if (vals[blocker] === 1) {
+          ws[j++] = cr;
+          ws[j++] = blocker;
+          continue;
+        }
+        // Keep the false literal in the second slot.
+        const base = cr + HEADER;
+        if (mem[base] === falseLit) {
+          mem[base] = mem[base + 1]!;
+          mem[base + 1] = falseLit;
+        }
+        const first = mem[base]!;
+        if (first !== blocker && vals[first] === 1) {
+          ws[j++] = cr;
+          ws[j++] = first;
+          continue;
+        }
+        // Look for a literal that is not false to watch instead.
+        const size = mem[cr]!;
+        let moved = false;
+        for (let k = 2; k < size; k++) {
+          const l = mem[base + k]!;
+          if (vals[l] !== -1) {
+            mem[base + 1] = l;
+            mem[base + k] = falseLit;
+            this.watch(l, cr, first);
+            moved = true;
+            break;
+          }
+        }
+        if (moved) continue;
+        // The clause is unit or conflicting.
+        ws[j++] = cr;
+        ws[j++] = first;
+        if (vals[first] === -1) {
+          conflict = cr;
+          this.qhead = this.trailSize;
+          while (i < n) ws[j++] = ws[i++]!;
+        } else {
+          this.enqueue(first, cr);
+        }
+      }
+      this.watchCount[falseLit] = j;
+      if (conflict !== NO_REASON) break;
+    }
+    return conflict;
+  }
+
+  private cancelUntil(level: number): void {
+    if (this.decisionLevel() <= level) return;
+    const stop = this.trailLim[level]!;
+    for (let i = this.trailSize - 1; i >= stop; i--) {
+      const lit = this.trail[i]!;
+      const v = lit >> 1;
+      this.vals[lit] = 0;
+      this.vals[lit ^ 1] = 0;
+      this.reason[v] = NO_REASON;
+      this.polarity[v] = lit & 1;
+      this.heap.insert(v);
+    }
+    this.trailSize = stop;
+    this.qhead = stop;
+    this.trailLim.length = level;
+  }
+
+  private bumpVar(v: number): void {
+    if ((this.activity[v]! += this.varInc) > 1e100) {
+      for (let i = 0; i < this.numVars; i++) this.activity[i]! *= 1e-100;
+      this.varInc *= 1e-100;
+    }
+    this.heap.increased(v);
+  }
+
+  private bumpClause(cr: number): void {
+    const act = this.arena.act;
+    if ((act[cr + 2]! += this.clauseInc) > 1e20) {
+      for (const c of this.learnts) act[c + 2]! *= 1e-20;
+      this.clauseInc *= 1e-20;
+    }
+  }
+
+  /** Number of distinct decision levels among the literals (the clause's "glue"). */
+  private lbdOf(lits: ArrayLike<number>, from: number, size: number): number {
+    const stamp = ++this.stamp;
+    let count = 0;
+    for (let i = from; i < from + size; i++) {
+      const lv = this.level[lits[i]! >> 1]!;
+      if (this.levelStamp[lv] !== stamp) {
+        this.levelStamp[lv] = stamp;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * First-UIP conflict analysis. Leaves the minimised learnt clause in `this.learnt` with the
+   * asserting literal first and a literal of the backtrack level second; returns that level.
+   */
+  private analyze(conflict: number): number {
+    const { seen, level, reason, trail, arena } = this;
+    const out = this.learnt;
+    out.length = 0;
+    out.push(-1);
+    const current = this.decisionLevel();
+    let pending = 0;
+    let p = -1;
+    let index = this.trailSize - 1;
+    let cr = conflict;
+    do {
+      if (arena.isLearnt(cr)) {
+        this.bumpClause(cr);
+        const lbd = arena.lbd(cr);
+        if (lbd > 2) {
+          const fresh = this.lbdOf(arena.mem, cr + HEADER, arena.size(cr));
+          if (fresh < lbd) arena.setLbd(cr, fresh);
+        }
+      }
+      const mem = arena.mem;
+      const size = mem[cr]!;
+      for (let k = p === -1 ? 0 : 1; k < size; k++) {
+        const q = mem[cr + HEADER + k]!;
+        const v = q >> 1;
+        if (seen[v] === 0 && level[v]! > 0) {
+          this.bumpVar(v);
+          seen[v] = 1;
+          if (level[v]! >= current) pending++;
+          else out.push(q);
+        }
+      }
+      while (seen[trail[index--]! >> 1] === 0);
+      p = trail[index + 1]!;
+      cr = reason[p >> 1]!;
+      seen[p >> 1] = 0;
+      pending--;
+    } while (pending > 0);
+    out[0] = p ^ 1;
+
+    // Minimisation: drop literals implied by the rest of the clause.
+    const toClear = this.toClear;
+    toClear.length = 0;
+    for (let i = 1; i < out.length; i++) toClear.push(out[i]!);
+    let levels = 0;
+    for (let i = 1; i < out.length; i++) levels |= 1 << (level[out[i]! >> 1]! & 31);
+    let j = 1;
+    for (let i = 1; i < out.length; i++) {
+      const l = out[i]!;
+      if (reason[l >> 1] === NO_REASON || !this.redundant(l, levels)) out[j++] = l;
+    }
+    out.length = j;
+    for (const l of toClear) seen[l >> 1] = 0;
+
+    if (out.length === 1) return 0;
+    let maxAt = 1;
+    for (let i = 2; i < out.length; i++) if (level[out[i]! >> 1]! > level[out[maxAt]! >> 1]!) maxAt = i;
+    const swap = out[1]!;
+    out[1] = out[maxAt]!;
+    out[maxAt] = swap;
+    return level[out[1]! >> 1]!;
+  }
+
+  /**
+   * True when literal p of the learnt clause is implied by the others: every path back through
+   * reason clauses ends in literals already in the clause (marked seen). `levels` is a bit
+   * signature of the clause's decision levels, a cheap early exit.
+   */
+  private redundant(p: number, levels: number): boolean {
+    const { seen, level, reason, toClear, stack } = this;
+    const mem = this.arena.mem;
+    stack.length = 0;
+    stack.push(p);
+    const top = toClear.length;
+    while (stack.length > 0) {
+      const cr = reason[stack.pop()! >> 1]!;
+      const size = mem[cr]!;
+      for (let k = 1; k < size; k++) {
+        const q = mem[cr + HEADER + k]!;
+        const v = q >> 1;
+        if (seen[v] === 0 && level[v]! > 0) {
+          if (reason[v] !== NO_REASON && ((1 << (level[v]! & 31)) & levels) !== 0) {
+            seen[v] = 1;
+            stack.push(q);
+            toClear.push(q);
+          } else {
+            for (let i = top; i < toClear.length; i++) seen[toClear[i]! >> 1] = 0;
+            toClear.length = top;
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Records the assumptions behind the failed assumption `p` (false on the trail). */
+  private analyzeFinal(p: number): void {
+    const failed = [p];
+    const v0 = p >> 1;
+    if (this.decisionLevel() > 0 && this.level[v0]! > 0) {
+      const { seen, reason, level, trail } = this;
+      const mem = this.arena.mem;
+      seen[v0] = 1;
+      for (let i = this.trailSize - 1; i >= this.trailLim[0]!; i--) {
+        const v = trail[i]! >> 1;
+        if (seen[v] === 0) continue;
+        const cr = reason[v]!;
+        if (cr === NO_REASON) {
+          failed.push(trail[i]!); // an assumption decided true (the negation of p, if that was assumed too)
+        } else {
+          for (let k = 1; k < mem[cr]!; k++) {
+            const q = mem[cr + HEADER + k]!;
+            if (level[q >> 1]! > 0) seen[q >> 1] = 1;
+          }
+        }
+        seen[v] = 0;
+      }
+      seen[v0] = 0;
+    }
+    this.failed = failed.map(toDimacs);
+  }
+
+  private pickBranchLit(): number {
+    while (this.heap.size > 0) {
+      const v = this.heap.removeMax();
+      if (this.vals[2 * v] === 0) return 2 * v + this.polarity[v]!;
+    }
+    return -1;
+  }
+
+  private newDecisionLevel(): void {
+    this.trailLim.push(this.trailSize);
+    if (this.trailLim.length > this.stats.maxDecisionLevel) this.stats.maxDecisionLevel = this.trailLim.length;
+  }
+
+  private locked(cr: number): boolean {
+    const first = this.arena.mem[cr + HEADER]!;
+    return this.vals[first] === 1 && this.reason[first >> 1] === cr;
+  }
+
+  /** Learns the clause in `this.learnt` (after backtracking) and asserts its first literal. */
+  private learn(): void {
+    const out = this.learnt;
+    this.stats.learnts++;
+    if (this.onLearnt) this.onLearnt(out.map(toDimacs));
+    if (out.length === 1) {
+      this.enqueue(out[0]!, NO_REASON);
+      return;
+    }
+    const cr = this.arena.alloc(out, out.length, true, this.lbdOf(out, 0, out.length));
+    this.learnts.push(cr);
+    this.attach(cr);
+    this.bumpClause(cr);
+    this.enqueue(out[0]!, cr);
+  }
+
+  /** One restart's worth of search: 'restart' when its conflict budget is spent. */
+  private search(budget: number, conflictLimit: number, shouldStop: () => boolean): SatOutcome | 'restart' {
+    let conflicts = 0;
+    let untilPoll = STOP_POLL_INTERVAL;
+    for (;;) {
+      if (--untilPoll === 0) {
+        untilPoll = STOP_POLL_INTERVAL;
+        if (shouldStop()) return this.giveUp();
+      }
+      const conflict = this.propagate();
+      if (conflict !== NO_REASON) {
+        this.stats.conflicts++;
+        conflicts++;
+        if (this.decisionLevel() === 0) {
+          this.ok = false;
+          return 'unsat';
+        }
+        const backtrackLevel = this.analyze(conflict);
+        this.cancelUntil(backtrackLevel);
+        this.learn();
+        this.varInc /= VAR_DECAY;
+        this.clauseInc /= CLAUSE_DECAY;
+        if (this.stats.conflicts >= conflictLimit) return this.giveUp();
+        continue;
+      }
+      if (conflicts >= budget) {
+        this.cancelUntil(0);
+        return 'restart';
+      }
+      if (this.decisionLevel() === 0 && this.trailSize !== this.simplifiedAt) this.removeSatisfied();
+      if (this.stats.conflicts >= this.nextReduce) {
+        this.reduceInterval += REDUCE_INCREMENT;
+        this.nextReduce = this.stats.conflicts + this.reduceInterval;
+        this.reduceLearnts();
+      }
+      let next = -1;
+      while (this.decisionLevel() < this.assumptions.length) {
+        const a = this.assumptions[this.decisionLevel()]!;
+        if (this.vals[a] === 1) {
+          this.newDecisionLevel(); // already true: an empty level keeps levels aligned with assumptions
+        } else if (this.vals[a] === -1) {
+          this.analyzeFinal(a);
+          this.cancelUntil(0);
+          return 'unsat';
+        } else {
+          next = a;
+          break;
+        }
+      }
+      if (next === -1) {
+        next = this.pickBranchLit();
+        if (next === -1) return 'sat';
+        this.stats.decisions++;
+      }
+      this.newDecisionLevel();
+      this.enqueue(next, NO_REASON);
+    }
+  }
+
+  private giveUp(): 'unknown' {
+    this.cancelUntil(0);
+    return 'unknown';
+  }
+
+  /** Deletes the worse half of the learnt clauses (see the class comment for what is kept). */
+  private reduceLearnts(): void {
+    const arena = this.arena;
+    const candidates: number[] = [];
+    const kept: number[] = [];
+    for (const cr of this.learnts) {
+      if (arena.size(cr) === 2 || arena.lbd(cr) <= 2 || this.locked(cr)) kept.push(cr);
+      else candidates.push(cr);
+    }
+    candidates.sort((a, b) => arena.lbd(b) - arena.lbd(a) || arena.activity(a) - arena.activity(b));
+    const remove = candidates.length >> 1;
+    for (let i = 0; i < candidates.length; i++) {
+      if (i < remove) {
+        arena.markDeleted(candidates[i]!);
+        this.stats.deletedClauses++;
+      } else kept.push(candidates[i]!);
+    }
+    this.learnts.length = 0;
+    for (const cr of kept) this.learnts.push(cr);
+    this.collectGarbage();
+  }
+
+  /** At level 0: drops clauses already satisfied (their literals can never matter again). */
+  private removeSatisfied(): void {
+    if (this.propagate() !== NO_REASON) {
+      this.ok = false;
+      return;
+    }
+    this.simplifiedAt = this.trailSize;
+    const mem = this.arena.mem;
+    const satisfied = (cr: number) => {
+      for (let k = 0; k < mem[cr]!; k++) if (this.vals[mem[cr + HEADER + k]!] === 1) return true;
+      return false;
+    };
+    let removed = 0;
+    for (const list of [this.clauses, this.learnts]) {
+      let j = 0;
+      for (const cr of list) {
+        if (satisfied(cr)) {
+          this.arena.markDeleted(cr);
+          removed++;
+        } else list[j++] = cr;
+      }
+      list.length = j;
+    }
+    if (removed === 0) return;
+    this.stats.satisfiedRemoved += removed;
+    // Level-0 literals never take part in analysis, so their reasons may go.
+    for (let i = 0; i < this.trailSize; i++) this.reason[this.trail[i]! >> 1] = NO_REASON;
+    this.collectGarbage();
+  }
+
+  /** Compacts the arena, remaps reasons and rebuilds every watch list (watches are the first two literals). */
+  private collectGarbage(): void {
+    const forward = this.arena.compact([this.clauses, this.learnts]);
+    for (let i = 0; i < this.trailSize; i++) {
+      const v = this.trail[i]! >> 1;
+      if (this.reason[v] !== NO_REASON) this.reason[v] = forward(this.reason[v]!);
+    }
+    this.watchCount.fill(0);
+    for (const cr of this.clauses) this.attach(cr);
+    for (const cr of this.learnts) this.attach(cr);
+  }
+}
+
+export function toDimacs(lit: number): number {
+  return lit & 1 ? -((lit >> 1) + 1) : (lit >> 1) + 1;
+}

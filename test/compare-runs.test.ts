@@ -1,0 +1,91 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareFiles } from '../harness/compare.js';
+import { readCsv, writeCsv } from '../harness/csv.js';
+import { runCorpus } from '../harness/run.js';
+
+// Real measured runs: slow-goal busy-waits `waitMs` per solve, so 100 against 50 is a true 2× slowdown.
+// One worker and waits of 50 ms keep the scheduler's delays (a few ms on a loaded machine) small beside them.
+const FIX = 'test/fixtures/harness';
+const SLOW = `${FIX}/slow-goal.mjs`;
+const PUZZLES = [1, 2, 3].map((n) => `${FIX}/tiny.json#${n}`);
+const FAST = 50;
+const SLOWER = 100;
+const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-compare-runs-'));
+
+const quietLog = () =>
+  new Writable({
+    write(_chunk, _enc, done) {
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+
+async function measure(waitMs: number, paths = PUZZLES): Promise<string> {
+  const run = await runCorpus({
+    paths,
+    strategies: [SLOW],
+    repeat: 5,
+    warmup: 0,
+    timeoutS: 10,
+    memoryMb: 256,
+    workers: 1,
+    maxSolutions: 2,
+    out: join(tmp(), `wait-${waitMs}.csv`),
+    quiet: true,
+    params: { waitMs },
+    log: quietLog(),
+  });
+  expect(run.exitCode).toBe(0);
+  return run.out;
+}
+
+describe('compare on real runs', () => {
+  let base = '';
+  let again = '';
+  let slower = '';
+  beforeAll(async () => {
+    base = await measure(FAST);
+    again = await measure(FAST);
+    slower = await measure(SLOWER);
+  });
+
+  it('flags an injected 2× slowdown', () => {
+    const r = compareFiles(base, slower);
+    expect(r.pairs).toHaveLength(3);
+    for (const p of r.pairs) expect(p.base.times).toHaveLength(5);
+    const flagged = r.pairs.filter((p) => p.time!.verdict === 'regression');
+    // A repetition of BASE delayed by as much as the slowdown can hide one pair on a busy machine, not more.
+    expect(flagged.length).toBeGreaterThanOrEqual(2);
+    for (const p of flagged) expect(p.time!.low).toBeGreaterThan(1.1);
+    expect(r.pairs.some((p) => p.time!.verdict === 'improvement')).toBe(false);
+    expect(r.strategies[0]!.geomeanRatio).toBeGreaterThan(1.5);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('reads the same slowdown backwards as an improvement, which does not fail', () => {
+    const r = compareFiles(slower, base);
+    expect(r.pairs.filter((p) => p.time!.verdict === 'improvement').length).toBeGreaterThanOrEqual(2);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('does not flag two runs of the same code', () => {
+    const r = compareFiles(base, again);
+    expect(r.counts).toMatchObject({ pairs: 3, timeRegressions: 0, timeImprovements: 0, statusRegressions: 0, counterChanges: 0 });
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('with one repetition per side still flags the doubling, without an interval', () => {
+    const firstRep = (file: string) => {
+      const { columns, records } = readCsv(file);
+      const out = join(tmp(), 'one-rep.csv');
+      writeCsv(out, columns, records.filter((r) => r.rep === '1'));
+      return out;
+    };
+    const r = compareFiles(firstRep(base), firstRep(slower));
+    for (const p of r.pairs) expect(p.time).toMatchObject({ low: null, note: '1 rep, no CI' });
+    expect(r.pairs.filter((p) => p.time!.verdict === 'regression').length).toBeGreaterThanOrEqual(2);
+  });
+});

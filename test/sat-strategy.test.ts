@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { cluesOf, isSolution } from '../corpus/grid.js';
+import { listPuzzleFiles, loadPuzzles } from '../corpus/load.js';
+import { EMPTY, FILLED, makePuzzle, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { BUNDLED_CORPUS } from '../corpus/paths.js';
+import { createRng, probabilityThreshold } from '../corpus/random.js';
+import { builtInStrategies, loadStrategy } from '../solvers/registry.js';
+import { readPropagateParam, sat } from '../solvers/sat-strategy.js';
+import { solveOptions } from '../solvers/types.js';
+
+/** Block lengths of a row given as a bit mask (bit x = column x filled). */
+function runsOfMask(mask: number, n: number): Clue {
+  const runs: number[] = [];
+  let run = 0;
+  for (let i = 0; i < n; i++) {
+    if ((mask >> i) & 1) run++;
+    else if (run > 0) {
+      runs.push(run);
+      run = 0;
+    }
+  }
+  if (run > 0) runs.push(run);
+  return runs;
+}
+
+const sameClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** True when a column's cells so far (`prefix`, top to bottom) can still grow into its clue. */
+function columnPrefixFits(prefix: number[], clue: Clue, height: number): boolean {
+  const runs: number[] = [];
+  let run = 0;
+  for (const filled of prefix) {
+    if (filled) run++;
+    else if (run > 0) {
+      runs.push(run);
+      run = 0;
+    }
+  }
+  for (let i = 0; i < runs.length; i++) if (runs[i] !== clue[i]) return false;
+  const next = runs.length; // the block an open run belongs to, or the next block to start
+  if (run > 0 && !(next < clue.length && run <= clue[next]!)) return false;
+  // Cells the rest of the clue still needs below, the open run counting towards its block.
+  let need = -run;
+  for (let j = next; j < clue.length; j++) need += clue[j]! + (j > next ? 1 : 0);
+  return need <= height - prefix.length;
+}
+
+/** Solutions of a small puzzle by trying row placements top to bottom, up to `cap`. */
+function bruteForceSolutions(puzzle: Puzzle, cap: number): Grid[] {
+  const { width, height } = puzzle;
+  const rowOptions = puzzle.rows.map((clue) => {
+    const masks: number[] = [];
+    for (let m = 0; m < 1 << width; m++) if (sameClue(runsOfMask(m, width), clue)) masks.push(m);
+    return masks;
+  });
+  const chosen: number[] = [];
+  const found: Grid[] = [];
+  const columnsFit = () =>
+    puzzle.columns.every((clue, x) =>
+      columnPrefixFits(
+        chosen.map((m) => (m >> x) & 1),
+        clue,
+        height,
+      ),
+    );
+  const visit = (y: number): void => {
+    if (found.length >= cap) return;
+    if (y === height) {
+      const grid = new Uint8Array(width * height);
+      chosen.forEach((m, r) => {
+        for (let x = 0; x < width; x++) grid[r * width + x] = (m >> x) & 1 ? FILLED : EMPTY;
+      });
+      if (isSolution(puzzle, grid)) found.push(grid);
+      return;
+    }
+    for (const m of rowOptions[y]!) {
+      chosen.push(m);
+      if (columnsFit()) visit(y + 1);
+      chosen.pop();
+    }
+  };
+  visit(0);
+  return found;
+}
+
+/** A random picture of up to max×max cells and its clues; sometimes the columns of a second picture (often no solution). */
+const randomPuzzle = (max: number) =>
+  fc
+    .record({
+      w: fc.integer({ min: 1, max }),
+      h: fc.integer({ min: 1, max }),
+      density: fc.constantFrom(0.3, 0.5, 0.7),
+      seed: fc.nat(),
+      mixed: fc.integer({ min: 0, max: 4 }),
+    })
+    .map(({ w, h, density, seed, mixed }) => {
+      const rng = createRng(seed);
+      const threshold = probabilityThreshold(density);
+      const picture = () => Uint8Array.from({ length: w * h }, () => (rng.chance(threshold) ? FILLED : EMPTY));
+      const first = cluesOf(picture(), w, h);
+      const columns = mixed === 0 ? cluesOf(picture(), w, h).columns : first.columns;
+      return makePuzzle(first.rows, columns);
+    });
+
+function expectSound(puzzle: Puzzle, solutions: Grid[]): void {
+  for (const s of solutions) expect(isSolution(puzzle, s)).toBe(true);
+  if (solutions.length === 2) expect(solutions[0]).not.toEqual(solutions[1]);
+}
+
+describe('sat strategy', () => {
+  it('is registered last among the built-in strategies', async () => {
+    const all = builtInStrategies();
+    expect(all[all.length - 1]).toBe(sat);
+    expect(await loadStrategy('sat')).toBe(sat);
+  });
+
+  it('reads the propagate param', () => {
+    expect(readPropagateParam(undefined)).toBe(true);
+    expect(readPropagateParam({ propagate: false })).toBe(false);
+    expect(readPropagateParam({ propagate: 'off' })).toBe(false);
+    expect(readPropagateParam({ propagate: 1 })).toBe(true);
+    expect(() => readPropagateParam({ propagate: 'maybe' })).toThrow(/propagate/);
+  });
+
+  for (const propagate of [true, false]) {
+    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate})`, () => {
+      const seen = new Set<number>();
+      fc.assert(
+        fc.property(randomPuzzle(8), (puzzle) => {
+          const expected = bruteForceSolutions(puzzle, 2);
+          seen.add(expected.length);
+          const r = sat.solve(puzzle, solveOptions({ params: { propagate } }));
+          expect(r.solutions).toHaveLength(expected.length);
+          expect(r.metrics.solutionsFound).toBe(expected.length);
+          expect(r.status).toBe(['contradiction', 'unique', 'multiple'][expected.length]);
+          expectSound(puzzle, r.solutions);
+          if (expected.length === 1) expect(r.solutions[0]).toEqual(expected[0]);
+          if (r.solutions.length > 0) {
+            expect(r.grid).toEqual(r.solutions[0]);
+            expect(r.metrics.cellsResolved).toBe(puzzle.width * puzzle.height);
+          }
+          if (!propagate) expect(r.metrics.lineSolves).toBe(0);
+        }),
+        { numRuns: propagate ? 150 : 100 },
+      );
+      expect([...seen].sort()).toEqual([0, 1, 2]); // the sample covers every outcome
+    });
+  }
+
+  it('counts solutions like backtrack up to 12×12, when backtrack is registered', async () => {
+    const backtrack = builtInStrategies().find((s) => s.name === 'backtrack');
+    if (!backtrack) return; // the comparison needs the backtracking strategy
+    fc.assert(
+      fc.property(randomPuzzle(12), (puzzle) => {
+        const theirs = backtrack.solve(puzzle, solveOptions());
+        const ours = sat.solve(puzzle, solveOptions());
+        expect(ours.status).toBe(theirs.status);
+        expect(ours.solutions.length).toBe(theirs.solutions.length);
+        expectSound(puzzle, ours.solutions);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reports solved with maxSolutions 1, and every solution up to maxSolutions', () => {
+    // A 2×2 puzzle with two solutions (the diagonals).
+    const diagonals = makePuzzle([[1], [1]], [[1], [1]]);
+    const one = sat.solve(diagonals, solveOptions({ maxSolutions: 1 }));
+    expect(one.status).toBe('solved');
+    expect(one.solutions).toHaveLength(1);
+    const many = sat.solve(diagonals, solveOptions({ maxSolutions: 5 }));
+    expect(many.status).toBe('multiple');
+    expect(many.solutions).toHaveLength(2);
+    expectSound(diagonals, many.solutions);
+    expect(many.metrics.extra.variables).toBeGreaterThanOrEqual(4);
+    expect(many.metrics.maxDepth).toBeGreaterThan(0);
+  });
+
+  it('times out promptly when the cancellation check fires', () => {
+    const puzzle = makePuzzle([[1], [1]], [[1], [1]]);
+    for (const propagate of [true, false]) {
+      const r = sat.solve(puzzle, solveOptions({ shouldStop: () => true, params: { propagate } }));
+      expect(r.status).toBe('timeout');
+      expect(r.solutions).toHaveLength(0);
+    }
+  });
+});
+
+describe('sat strategy on the bundled puzzles', () => {
+  const files = listPuzzleFiles(BUNDLED_CORPUS).filter(
+    (f) => f.endsWith('.non') && !f.includes(join('puzzles', 'generated')) && readFileSync(f, 'utf8').includes('goal'),
+  );
+
+  it('finds bundled .non puzzles with a goal', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('proves each hand-made puzzle with a goal unique and equal to its goal', () => {
+    for (const file of files) {
+      for (const puzzle of loadPuzzles(file)) {
+        if (!puzzle.goal) continue;
+        const r = sat.solve(puzzle, solveOptions());
+        expectSound(puzzle, r.solutions);
+        expect(isSolution(puzzle, puzzle.goal)).toBe(true);
+        expect({ file, status: r.status }).toEqual({ file, status: 'unique' });
+        expect(r.solutions[0]).toEqual(puzzle.goal);
+      }
+    }
+  });
+});
