@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { REPORTS_DIR } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../solvers/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
-import { runCorpus, type RunResult } from './run.js';
+import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from './run.js';
 
 /** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
 export const BASELINE_COLUMNS = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'] as const;
@@ -18,6 +18,32 @@ export interface BaselineConfig {
   /** 0 when the baseline ran without a limit. */
   timeoutS: number;
   maxSolutions: number;
+  /** Recorded by newer runs (columns workers, warmup, memory_mb, params); undefined when absent. */
+  workers?: number;
+  warmup?: number;
+  memoryMb?: number;
+  params?: Record<string, number | boolean | string>;
+}
+
+/** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
+function optionalCount(csv: RunCsv, column: string, min: number): number | undefined {
+  if (!csv.columns.includes(column)) return undefined;
+  const text = single(csv, column);
+  if (text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${csv.file}: column ${column} must be a whole number ≥ ${min}`);
+  return n;
+}
+
+function optionalParams(csv: RunCsv): Record<string, number | boolean | string> | undefined {
+  if (!csv.columns.includes('params')) return undefined;
+  const text = single(csv, 'params');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as Record<string, number | boolean | string>;
+  } catch {
+    throw new Error(`${csv.file}: column params is not a JSON object`);
+  }
 }
 
 /** The one value a column takes over all rows, or an error naming the file when it takes several. */
@@ -39,7 +65,16 @@ export function baselineConfig(csv: RunCsv): BaselineConfig {
   if (!Number.isInteger(maxSolutions) || maxSolutions < 1) throw new Error(`${csv.file}: column max_solutions must be a whole number ≥ 1`);
   const timeoutS = timeout === '' ? 0 : Number(timeout);
   if (!Number.isFinite(timeoutS) || timeoutS < 0) throw new Error(`${csv.file}: column timeout_s must be a number ≥ 0`);
-  return { paths, strategies: unique('strategy'), repeat: Math.max(...reps), timeoutS, maxSolutions };
+  const config: BaselineConfig = { paths, strategies: unique('strategy'), repeat: Math.max(...reps), timeoutS, maxSolutions };
+  const workers = optionalCount(csv, 'workers', 1);
+  const warmup = optionalCount(csv, 'warmup', 0);
+  const memoryMb = optionalCount(csv, 'memory_mb', 1);
+  const params = optionalParams(csv);
+  if (workers !== undefined) config.workers = workers;
+  if (warmup !== undefined) config.warmup = warmup;
+  if (memoryMb !== undefined) config.memoryMb = memoryMb;
+  if (params !== undefined) config.params = params;
+  return config;
 }
 
 /**
@@ -66,10 +101,11 @@ export interface BenchCheckOptions {
   /** Run CSV to write. */
   out: string;
   plugins: string[];
+  /** Each of these four, when not given, is taken from the baseline, else from the run defaults. */
   params?: Record<string, number | boolean | string>;
-  workers: number;
-  warmup: number;
-  memoryMb: number;
+  workers?: number;
+  warmup?: number;
+  memoryMb?: number;
   quiet: boolean;
   compare: CompareOptions;
   log?: NodeJS.WriteStream;
@@ -98,14 +134,14 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
     paths: config.paths,
     strategies,
     repeat: config.repeat,
-    warmup: options.warmup,
+    warmup: options.warmup ?? config.warmup ?? 0,
     timeoutS: config.timeoutS,
-    memoryMb: options.memoryMb,
-    workers: options.workers,
+    memoryMb: options.memoryMb ?? config.memoryMb ?? DEFAULT_MEMORY_MB,
+    workers: options.workers ?? config.workers ?? defaultWorkers(),
     maxSolutions: config.maxSolutions,
     out: options.out,
     quiet: options.quiet,
-    ...(options.params ? { params: options.params } : {}),
+    ...(options.params ?? config.params ? { params: options.params ?? config.params } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);

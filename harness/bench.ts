@@ -2,11 +2,11 @@ import { Bench } from 'tinybench';
 import { join } from 'node:path';
 import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
-import { createRng, type Rng } from '../corpus/random.js';
-import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../corpus/model.js';
+import { createRng } from '../corpus/random.js';
+import type { Puzzle } from '../corpus/model.js';
+import { lineSolveLoop, randomLineCases } from './calibration.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { OverlapLineSolver } from '../solvers/line/overlap.js';
-import type { LineSolver } from '../solvers/line/line-solver.js';
 import { deadlineAfter, type Strategy } from '../solvers/types.js';
 import { formatTable } from './summary.js';
 
@@ -22,47 +22,6 @@ export const BENCH_PUZZLES = [
 export const BENCH_COLUMNS = ['name', 'kind', 'mean_ms', 'p75_ms', 'p99_ms', 'samples', 'ops_per_s', 'rme_pct'] as const;
 export type BenchRow = Record<(typeof BENCH_COLUMNS)[number], string | number>;
 
-interface LineCase {
-  clue: Int32Array;
-  state: Uint8Array;
-}
-
-/**
- * Random line-solver inputs: a placement of `blocks` random blocks in `length` cells, then each
- * cell kept known with probability `known`, so every case is solvable and partly decided.
- */
-export function randomLineCases(rng: Rng, count: number, length: number, blocks: number, known = 0.3): LineCase[] {
-  const cases: LineCase[] = [];
-  const threshold = Math.floor(known * 2 ** 32);
-  while (cases.length < count) {
-    // Block lengths 1..4, then spread the free cells into the gaps at random.
-    const lens = Array.from({ length: blocks }, () => 1 + rng.nextBelow(4));
-    const free = length - lens.reduce((a, b) => a + b, 0) - (blocks - 1);
-    if (free < 0) continue;
-    const gaps = new Array<number>(blocks + 1).fill(0);
-    for (let i = 0; i < free; i++) gaps[rng.nextBelow(blocks + 1)]!++;
-    const full = new Uint8Array(length).fill(EMPTY);
-    let at = gaps[0]!;
-    lens.forEach((len, j) => {
-      full.fill(FILLED, at, at + len);
-      at += len + 1 + gaps[j + 1]!;
-    });
-    const state = full.map((v) => (rng.chance(threshold) ? v : UNKNOWN));
-    cases.push({ clue: Int32Array.from(lens), state });
-  }
-  return cases;
-}
-
-function lineTask(solver: LineSolver, cases: LineCase[]): () => void {
-  const scratch = new Uint8Array(cases[0]!.state.length);
-  let i = 0;
-  return () => {
-    const c = cases[i++ % cases.length]!;
-    scratch.set(c.state);
-    solver.solve(c.clue, scratch, scratch.length);
-  };
-}
-
 export interface BenchOptions {
   strategies: Strategy[];
   /** Time budget per benchmark, ms. */
@@ -76,8 +35,8 @@ export interface BenchOptions {
 export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> {
   const bench = new Bench({ time: options.timeMs, warmupTime: Math.min(100, options.timeMs), iterations: 5 });
   const cases = randomLineCases(createRng(2026), 4096, 30, 5);
-  bench.add('line exact 30 cells 5 blocks', lineTask(new ExactLineSolver(), cases));
-  bench.add('line overlap 30 cells 5 blocks', lineTask(new OverlapLineSolver(), cases));
+  bench.add('line exact 30 cells 5 blocks', lineSolveLoop(new ExactLineSolver(), cases));
+  bench.add('line overlap 30 cells 5 blocks', lineSolveLoop(new OverlapLineSolver(), cases));
   const puzzles = options.puzzles ?? BENCH_PUZZLES.map((p) => loadPuzzle(join(BUNDLED_CORPUS, p)));
   for (const strategy of options.strategies)
     for (const puzzle of puzzles)

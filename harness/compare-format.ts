@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { COUNTERS, describeStatuses, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
+import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
 import { formatTable } from './summary.js';
 
 export const COMPARE_FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -45,7 +45,14 @@ const markdownTable: TableFn = (header, body) =>
 
 function runLine(name: string, info: RunInfo): string {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
-  return `${name} ${info.file}: ${info.rows} rows, run ${list(info.runIds)}, commit ${list(info.gitCommits)}`;
+  const calib = info.calibMs === null ? 'no calibration' : `calibration ${info.calibMs.toFixed(2)} ms`;
+  return `${name} ${info.file}: ${info.rows} rows, run ${list(info.runIds)}, commit ${list(info.gitCommits)}, ${calib}`;
+}
+
+function speedLine(result: CompareResult): string {
+  if (result.speedFactor === 1)
+    return result.options.normalize ? `machine speed: not normalized (a run has fewer than ${MIN_CALIBRATIONS} calibrations)` : 'machine speed: not normalized (--raw-times)';
+  return `machine speed: NEW times scaled by ${result.speedFactor.toFixed(3)} (BASE/NEW calibration) to discount a change of machine load`;
 }
 
 function formatText(result: CompareResult, table: TableFn): string {
@@ -65,9 +72,10 @@ function formatText(result: CompareResult, table: TableFn): string {
   out.push(
     item + runLine('BASE', result.base),
     item + runLine('NEW ', result.next),
+    item + speedLine(result),
     item +
       `time: regression when the ${Math.round(o.confidence * 100)}% CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
-      `improvement when below ${(1 / slow).toFixed(3)} (one repetition: the ratio alone)` +
+      `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions: the range of ratios; one: the ratio alone)` +
       (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : ''),
   );
 
@@ -197,8 +205,9 @@ function formatCsv(result: CompareResult): string {
  * The `--format json` document (format_version 1). Keys are snake_case; absent values are null.
  * {
  *   format: "nonobench-compare", format_version: 1,
- *   base | new: { file, rows, run_ids[], git_commits[], versions[] },
- *   settings: { threshold, confidence, strict_counters, min_time_ms },
+ *   base | new: { file, rows, run_ids[], git_commits[], versions[], calib_ms|null },
+ *   settings: { threshold, confidence, strict_counters, min_time_ms, normalize },
+ *   speed_factor: the factor applied to NEW's times (1 when not normalized),
  *   summary: { pairs, time_regressions, time_improvements, status_regressions, status_improvements,
  *              status_changes, counter_changes, only_in_base, only_in_new, failed, exit_code },
  *   strategies: [{ strategy, pairs, both_solved, geomean_ratio|null, time_regressions, time_improvements, status_regressions }],
@@ -213,7 +222,14 @@ function formatCsv(result: CompareResult): string {
  * }
  */
 export function comparisonJson(result: CompareResult) {
-  const run = (info: RunInfo) => ({ file: info.file, rows: info.rows, run_ids: info.runIds, git_commits: info.gitCommits, versions: info.versions });
+  const run = (info: RunInfo) => ({
+    file: info.file,
+    rows: info.rows,
+    run_ids: info.runIds,
+    git_commits: info.gitCommits,
+    versions: info.versions,
+    calib_ms: info.calibMs,
+  });
   const asNumber = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : v);
   const side = (s: SideSummary) => ({
     reps: s.reps,
@@ -236,7 +252,9 @@ export function comparisonJson(result: CompareResult) {
       confidence: result.options.confidence,
       strict_counters: result.options.strictCounters,
       min_time_ms: result.options.minTimeMs,
+      normalize: result.options.normalize,
     },
+    speed_factor: result.speedFactor,
     summary: {
       pairs: c.pairs,
       time_regressions: c.timeRegressions,

@@ -11,9 +11,11 @@ import { estimateRatio, geometricMean, median, type RatioEstimate } from './stat
  * - with an interval: a regression when its lower bound exceeds 1 + threshold, an improvement
  *   when its upper bound is below 1 / (1 + threshold) (symmetric on the log scale); an interval
  *   entirely beyond the threshold also excludes 1, so the change is significant at that level;
- * - without one (a single repetition on either side, or too few for any interval at the
- *   confidence asked), the same test on the ratio of medians alone, marked "(1 rep, no CI)" or
- *   "(m+n reps, no CI)".
+ * - with too few repetitions for an interval at the confidence asked (2 or 3 a side at 95%), the
+ *   same test on the widest interval, the range of pairwise ratios: every NEW repetition must be
+ *   slower than every BASE one by the threshold; marked "(m+n reps: range, C% CI only)";
+ * - without any interval (a single repetition on either side), the same test on the ratio of
+ *   medians alone, marked "(1 rep, no CI)".
  * Statuses: see judgeStatus. Counters: any difference is reported; it fails only with strictCounters.
  */
 
@@ -45,7 +47,13 @@ export interface RunCsv {
 export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLUMNS): RunCsv {
   if (!existsSync(file)) throw new Error(`${file}: no such file`);
   if (!statSync(file).isFile()) throw new Error(`${file}: not a file`);
-  const { columns, records } = readCsv(file);
+  let parsed: ReturnType<typeof readCsv>;
+  try {
+    parsed = readCsv(file);
+  } catch (err) {
+    throw new Error(`${file}: not a CSV: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+  const { columns, records } = parsed;
   if (columns.length === 0) throw new Error(`${file}: empty file, not a run CSV`);
   const missing = needed.filter((c) => !columns.includes(c));
   if (missing.length > 0) throw new Error(`${file}: not a run CSV: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
@@ -164,6 +172,8 @@ export interface RunInfo {
   runIds: string[];
   gitCommits: string[];
   versions: string[];
+  /** Mean calibration time of the run (ms), or null when its CSV has too few (see runCalibration). */
+  calibMs: number | null;
 }
 
 export interface CompareOptions {
@@ -174,9 +184,17 @@ export interface CompareOptions {
   strictCounters: boolean;
   /** Pairs whose median times are both below this (ms) are never flagged for time. */
   minTimeMs: number;
+  /** Discount a whole-run change of machine speed, measured by both runs' calibration (calib_ms). */
+  normalize: boolean;
 }
 
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { threshold: 0.1, confidence: 0.95, strictCounters: false, minTimeMs: 0 };
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
+  threshold: 0.1,
+  confidence: 0.95,
+  strictCounters: false,
+  minTimeMs: 0,
+  normalize: true,
+};
 
 export interface CompareCounts {
   pairs: number;
@@ -199,6 +217,11 @@ export interface CompareResult {
   onlyInNew: PairKey[];
   strategies: StrategyRatio[];
   counts: CompareCounts;
+  /**
+   * Factor applied to NEW's times before comparing: BASE's median calibration time over NEW's, so a
+   * run made while the machine was busier (a larger calib_ms) is scaled back; 1 when not applied.
+   */
+  speedFactor: number;
   /** A time or status regression, or with strictCounters a counter change. */
   failed: boolean;
   exitCode: 0 | 1;
@@ -219,7 +242,21 @@ export function groupPairs(records: CsvRecord[]): Map<string, CsvRecord[]> {
   return groups;
 }
 
-export function summariseSide(rows: CsvRecord[]): SideSummary {
+/** Fewest distinct calibrations a run needs before its speed is trusted for normalizing. */
+export const MIN_CALIBRATIONS = 20;
+
+/**
+ * A run's machine speed: the mean of its distinct calib_ms values (each worker re-measures about
+ * once a second and stamps the latest value on its rows), or null when it has too few of them to
+ * say — a short run's few samples would add more noise than they remove.
+ */
+export function runCalibration(records: CsvRecord[]): number | null {
+  const values = [...new Set(records.map((r) => Number(r.calib_ms)).filter((v) => Number.isFinite(v) && v > 0))];
+  return values.length >= MIN_CALIBRATIONS ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+/** A side's statuses, times (multiplied by `timeScale`) and counters. */
+export function summariseSide(rows: CsvRecord[], timeScale = 1): SideSummary {
   const statuses: Partial<Record<RowStatus, number>> = {};
   for (const r of rows) statuses[r.status as RowStatus] = (statuses[r.status as RowStatus] ?? 0) + 1;
   const present = ROW_STATUSES.filter((s) => statuses[s]);
@@ -227,7 +264,7 @@ export function summariseSide(rows: CsvRecord[]): SideSummary {
   // Ties go to the status listed first in ROW_STATUSES, so the choice does not depend on row order.
   const status = present.filter((s) => statusRank(s) === worst).reduce((a, b) => (statuses[b]! > statuses[a]! ? b : a));
   const finished = rows.filter((r) => FINISHED.has(r.status as RowStatus));
-  const times = finished.filter((r) => r.time_ms !== '').map((r) => Number(r.time_ms));
+  const times = finished.filter((r) => r.time_ms !== '').map((r) => Number(r.time_ms) * timeScale);
   const verified = rows.some((r) => r.verified === 'false') ? 'false' : rows.some((r) => r.verified === 'true') ? 'true' : '';
   const counters = Object.fromEntries(COUNTERS.map((c) => [c, distinct(finished.map((r) => (r[c] ?? '').trim()))])) as Record<Counter, string[]>;
   const sorted = [...times].sort((a, b) => a - b);
@@ -271,7 +308,9 @@ export function judgeTime(base: SideSummary, next: SideSummary, options: Compare
   const fast = 1 / slow;
   const hasCi = estimate.low !== null && estimate.high !== null;
   let note = '';
-  if (!hasCi) note = base.times.length === 1 || next.times.length === 1 ? '1 rep, no CI' : `${base.times.length}+${next.times.length} reps, no CI`;
+  if (!hasCi) note = '1 rep, no CI';
+  else if (estimate.achievedConfidence < options.confidence - 1e-9)
+    note = `${base.times.length}+${next.times.length} reps: range, ${Math.floor(estimate.achievedConfidence * 100)}% CI only`;
   const lowEnd = hasCi ? estimate.low! : estimate.ratio;
   const highEnd = hasCi ? estimate.high! : estimate.ratio;
   let verdict: TimeVerdict = lowEnd > slow ? 'regression' : highEnd < fast ? 'improvement' : 'unchanged';
@@ -296,12 +335,22 @@ function counterChanges(base: SideSummary, next: SideSummary): CounterChange[] {
 
 function runInfo(csv: RunCsv): RunInfo {
   const col = (c: string) => distinct(csv.records.map((r) => r[c] ?? ''));
-  return { file: csv.file, rows: csv.records.length, runIds: col('run_id'), gitCommits: col('git_commit'), versions: col('nonobench_version') };
+  return {
+    file: csv.file,
+    rows: csv.records.length,
+    runIds: col('run_id'),
+    gitCommits: col('git_commit'),
+    versions: col('nonobench_version'),
+    calibMs: runCalibration(csv.records),
+  };
 }
 
 const keyOf = (r: CsvRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.strategy! });
 
 export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
+  const baseInfo = runInfo(baseCsv);
+  const nextInfo = runInfo(nextCsv);
+  const speedFactor = options.normalize && baseInfo.calibMs && nextInfo.calibMs ? baseInfo.calibMs / nextInfo.calibMs : 1;
   const baseGroups = groupPairs(baseCsv.records);
   const nextGroups = groupPairs(nextCsv.records);
   const pairs: PairComparison[] = [];
@@ -313,7 +362,7 @@ export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOp
       continue;
     }
     const base = summariseSide(baseRows);
-    const next = summariseSide(nextRows);
+    const next = summariseSide(nextRows, speedFactor);
     const status = judgeStatus(base, next);
     // Times of a solve that now ends differently (say stuck instead of solved) measure different work.
     const time = status.verdict === 'regression' || status.verdict === 'improvement' ? null : judgeTime(base, next, options);
@@ -335,8 +384,9 @@ export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOp
   const failed =
     counts.timeRegressions > 0 || counts.statusRegressions > 0 || (options.strictCounters && counts.counterChanges > 0);
   return {
-    base: runInfo(baseCsv),
-    next: runInfo(nextCsv),
+    base: baseInfo,
+    next: nextInfo,
+    speedFactor,
     options,
     pairs,
     onlyInBase,

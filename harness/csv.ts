@@ -22,6 +22,7 @@ export const RUN_COLUMNS = [
   'status',
   'verified',
   'time_ms',
+  'calib_ms',
   'cells_total',
   'cells_resolved',
   'resolved_pct',
@@ -32,6 +33,10 @@ export const RUN_COLUMNS = [
   'max_depth',
   'timeout_s',
   'max_solutions',
+  'workers',
+  'warmup',
+  'memory_mb',
+  'params',
   'extra',
   'error',
 ] as const;

@@ -34,5 +34,4 @@ th { background: #f6f6f6; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1em 0; }
 figcaption { color: #555; font-size: 0.9em; max-width: 700px; }
-.note { color: #555; }
 `;

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide, type RunCsv, type SideSummary } from './compare.js';
 import type { CsvRecord } from './csv.js';
-import type { RowStatus } from './outcome.js';
+import { ROW_STATUSES, type RowStatus } from './outcome.js';
 import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, type SolvedPoint } from './report-charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './report-html.js';
 import { median } from './stats.js';
@@ -83,7 +83,7 @@ function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string
     summary.add(r.strategy!, r.status as RowStatus, time ?? '', deadEnds !== null && Number.isFinite(deadEnds) ? deadEnds : '');
   }
   const rows = summary.strategies();
-  const statuses = [...new Set(rows.flatMap((r) => Object.keys(r.statuses)))] as RowStatus[];
+  const statuses = ROW_STATUSES.filter((s) => rows.some((r) => r.statuses[s]));
   const header = ['strategy', 'puzzles solved', 'tasks', ...statuses, 'median ms', 'total s', 'dead ends'];
   const body = strategies.map((name) => {
     const r = rows.find((x) => x.strategy === name)!;
@@ -98,7 +98,11 @@ function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string
       String(r.deadEnds),
     ];
   });
-  return htmlTable(header, body);
+  const note = paragraph(
+    'Status columns count tasks (one per puzzle and repetition); puzzles solved counts the puzzles solved in every repetition. ' +
+      'Median and total are over the tasks with a time; dead ends are summed over all tasks.',
+  );
+  return htmlTable(header, body) + note;
 }
 
 function guessingSection(pairs: Pair[], strategies: string[]): string {

@@ -44,6 +44,8 @@ export interface RunResult {
 }
 
 export const defaultWorkers = () => Math.max(1, availableParallelism());
+export const DEFAULT_TIMEOUT_S = 10;
+export const DEFAULT_MEMORY_MB = 2048;
 
 /** Registry names stay names; module paths become absolute so workers find them; names come from the strategies. */
 async function resolveStrategies(specs: string[]): Promise<StrategyRef[]> {
@@ -111,6 +113,11 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
       resolved_pct: judged.cells_resolved === '' ? '' : Math.round((1000 * judged.cells_resolved) / cellsTotal) / 10,
       timeout_s: options.timeoutS || '',
       max_solutions: options.maxSolutions,
+      workers: options.workers,
+      warmup: options.warmup,
+      memory_mb: options.memoryMb,
+      params: options.params && Object.keys(options.params).length > 0 ? JSON.stringify(options.params) : '',
+      calib_ms: outcome.kind === 'done' ? Math.round(outcome.reply.calibMs * 1000) / 1000 : '',
       ...judged,
     });
     summary.add(task.strategy.name, judged.status, judged.time_ms, judged.dead_ends);

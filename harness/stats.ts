@@ -11,8 +11,11 @@
  *   known to cover less than it claims (≈88–92% nominal 95% at 3 repetitions);
  * - it is robust to outlier repetitions (a GC pause, a descheduled thread): one slow repetition
  *   moves few of the pairwise differences;
- * - it is deterministic without a seed, and it says when the repetitions are too few for any
- *   interval at the requested confidence instead of reporting a misleading one.
+ * - it is deterministic without a seed, and it says when the repetitions are too few for an
+ *   interval at the requested confidence instead of reporting a misleading one: then (from two
+ *   repetitions a side) it falls back to the widest interval, the full range of pairwise ratios
+ *   [min NEW / max BASE, max NEW / min BASE], and reports the lower confidence that one has
+ *   (90% for 3 + 3 repetitions, 67% for 2 + 2).
  * Ties (equal times) are treated as if broken at random: the exact distribution assumes none, which
  * makes the p-value slightly conservative when they occur.
  */
@@ -132,7 +135,10 @@ export interface RatioEstimate {
   /** Confidence interval for the factor NEW/BASE, or null when the repetitions are too few for one. */
   low: number | null;
   high: number | null;
-  /** The confidence the interval actually has (exact intervals come in discrete steps), 0 without one. */
+  /**
+   * The confidence the interval actually has (exact intervals come in discrete steps), 0 without
+   * one; below the confidence asked when the repetitions were too few and the range was used.
+   */
   achievedConfidence: number;
   /** Two-sided Mann–Whitney p-value for "same distribution of times". */
   pValue: number;
@@ -150,7 +156,12 @@ export function estimateRatio(base: readonly number[], next: readonly number[], 
   let d = 0;
   for (const x of logA) for (const y of logB) diffs[d++] = x - y;
   diffs.sort();
-  const { k, achieved } = intervalCut(b.length, a.length, confidence);
+  let { k, achieved } = intervalCut(b.length, a.length, confidence);
+  if (k === 0 && b.length >= 2 && a.length >= 2) {
+    // Too few repetitions for the confidence asked: the full range, with the confidence it has.
+    k = 1;
+    achieved = 1 - 2 * mannWhitneyNull(b.length, a.length)[0]!;
+  }
   return {
     ratio: median(a) / median(b),
     hodgesLehmann: Math.exp(median(diffs)),

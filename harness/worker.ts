@@ -1,5 +1,6 @@
 import type { Puzzle } from '../corpus/model.js';
 import { loadStrategy } from '../solvers/registry.js';
+import { measureCalibration } from './calibration.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../solvers/types.js';
 
 /** What the parent sends a worker thread for one task. */
@@ -17,7 +18,14 @@ export interface WorkerReply {
   result: SolveResult;
   /** Solver time of the measured solve, monotonic clock, in milliseconds. */
   timeMs: number;
+  /** This thread's latest calibration time (see measureCalibration). */
+  calibMs: number;
 }
+
+/** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
+const CALIBRATE_EVERY_MS = 1000;
+let calibMs = 0;
+let calibratedAt = -Infinity;
 
 const strategies = new Map<string, Promise<Strategy>>();
 
@@ -41,9 +49,13 @@ function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult {
 /** Runs the warm-up solves (not measured), then the measured one. Exceptions reach the parent as rejections. */
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   const strategy = await strategyFor(task.strategySpec);
+  if (performance.now() - calibratedAt > CALIBRATE_EVERY_MS) {
+    calibMs = measureCalibration();
+    calibratedAt = performance.now();
+  }
   for (let i = 0; i < task.warmup; i++) solveOnce(strategy, task);
   const start = performance.now();
   const result = solveOnce(strategy, task);
   const timeMs = performance.now() - start;
-  return { result, timeMs };
+  return { result, timeMs, calibMs };
 }

@@ -1,14 +1,10 @@
-import { UNKNOWN, type Puzzle } from '../corpus/model.js';
+import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../corpus/model.js';
+import { ExactLineSolver } from './line/exact.js';
+import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, IMPOSSIBLE_LINE, MaskLineCache } from './line/line-cache.js';
 import { lineClue, type LineSolver } from './line/line-solver.js';
 
-/** Lines up to this many cells get a numeric cache key (3^33 < 2^53); longer ones a string key. */
-const NUMERIC_KEY_MAX = 33;
-/** Result bytes kept in the line cache before it is emptied and starts over. */
-const CACHE_BYTES = 1 << 24;
 /** Line solves between two polls of the cancellation check. */
 const POLL_EVERY = 256;
-/** Marks a cached contradiction. */
-const IMPOSSIBLE = -1;
 
 export interface PropagatorOptions {
   /** Remember each line's result per (line, state) so the same state is never solved twice (default true). */
@@ -24,13 +20,17 @@ export interface PropagatorOptions {
  * Lines are numbered rows first (0 … height−1), then columns (height … height+width−1). Only lines
  * with a cell changed since their last solve are queued. Every cell set is pushed on a trail, so a
  * search can return to an earlier state with `undo(mark)` instead of copying the grid. With the
- * cache on, a line whose (state) was met before gets its earlier result without a solver call.
+ * cache on, a line state met before gets its earlier result without a solver call.
+ *
+ * Two internal forms: when the solver is the exact one and no line exceeds 61 cells, each line is
+ * also kept as bit masks of its FILLED and its EMPTY cells and solved in that form, with no copying
+ * of cells; otherwise lines are copied to a scratch array for the solver.
  */
 export class Propagator {
   readonly width: number;
   readonly height: number;
   readonly lineCount: number;
-  /** The grid being solved (row-major cell codes); set cells through `assign`. */
+  /** The grid being solved (row-major cell codes); set cells through `assign` only. */
   readonly grid: Uint8Array;
   /** Clue of each line, in the line solvers' form. */
   readonly clues: Int32Array[];
@@ -45,8 +45,6 @@ export class Propagator {
   cacheHits = 0;
   /** Calls of `propagate`. */
   propagations = 0;
-  /** Times the cache was emptied because it was full. */
-  cacheResets = 0;
   /** Set when the cancellation check fired during `propagate`. */
   stopped = false;
 
@@ -56,13 +54,21 @@ export class Propagator {
   private queueHead = 0;
   private queueSize = 0;
   private readonly queued: Uint8Array;
-  private readonly scratch: Uint8Array;
   private sincePoll = 0;
 
-  private readonly cacheOn: boolean;
-  private cacheMaps: Map<number | string, number>[];
-  private arena: Uint8Array;
-  private arenaUsed = 0;
+  /**
+   * Mask form: the exact solver, and per line two-word masks of its FILLED and EMPTY cells
+   * (cell c is bit c of lo for c < 31, bit c−31 of hi otherwise).
+   */
+  private readonly maskSolver: ExactLineSolver | null;
+  private readonly filledLo: Int32Array;
+  private readonly filledHi: Int32Array;
+  private readonly emptyLo: Int32Array;
+  private readonly emptyHi: Int32Array;
+  private readonly maskCache: MaskLineCache | null;
+  /** Array form. */
+  private readonly scratch: Uint8Array;
+  private readonly arrayCache: ArrayLineCache | null;
 
   constructor(puzzle: Puzzle, solver: LineSolver, options: PropagatorOptions = {}) {
     const { width, height } = puzzle;
@@ -79,10 +85,23 @@ export class Propagator {
     this.shouldStop = options.shouldStop ?? (() => false);
     this.queue = new Int32Array(this.lineCount);
     this.queued = new Uint8Array(this.lineCount);
+    const cache = options.cache ?? true;
+    const maskForm =
+      solver instanceof ExactLineSolver && solver.bitParallel && Math.max(width, height) <= ExactLineSolver.MASK_MAX;
+    this.maskSolver = maskForm ? solver : null;
+    const masks = maskForm ? this.lineCount : 0;
+    this.filledLo = new Int32Array(masks);
+    this.filledHi = new Int32Array(masks);
+    this.emptyLo = new Int32Array(masks);
+    this.emptyHi = new Int32Array(masks);
+    this.maskCache = maskForm && cache ? new MaskLineCache() : null;
     this.scratch = new Uint8Array(Math.max(width, height));
-    this.cacheOn = options.cache ?? true;
-    this.cacheMaps = this.cacheOn ? Array.from({ length: this.lineCount }, () => new Map()) : [];
-    this.arena = new Uint8Array(this.cacheOn ? 1 << 16 : 0);
+    this.arrayCache = !maskForm && cache ? new ArrayLineCache(this.lineCount) : null;
+  }
+
+  /** Times a full cache was emptied. */
+  get cacheResets(): number {
+    return (this.maskCache?.resets ?? 0) + (this.arrayCache?.resets ?? 0);
   }
 
   /** Queues one line for solving (no-op when already queued). */
@@ -101,25 +120,43 @@ export class Propagator {
 
   /** Sets an UNKNOWN cell, records it on the trail and queues its row and column. */
   assign(cell: number, value: number): void {
-    const y = (cell / this.width) | 0;
-    const x = cell - y * this.width;
+    const width = this.width;
+    const y = (cell / width) | 0;
+    const x = cell - y * width;
+    const column = this.height + x;
     this.grid[cell] = value;
     this.trail[this.trailLength++] = cell;
     this.unknownInLine[y]!--;
-    this.unknownInLine[this.height + x]!--;
+    this.unknownInLine[column]!--;
+    if (this.maskSolver) {
+      const filled = value === FILLED;
+      if (x < 31) (filled ? this.filledLo : this.emptyLo)[y]! |= 1 << x;
+      else (filled ? this.filledHi : this.emptyHi)[y]! |= 1 << (x - 31);
+      if (y < 31) (filled ? this.filledLo : this.emptyLo)[column]! |= 1 << y;
+      else (filled ? this.filledHi : this.emptyHi)[column]! |= 1 << (y - 31);
+    }
     this.enqueue(y);
-    this.enqueue(this.height + x);
+    this.enqueue(column);
   }
 
   /** Returns every cell set after trail position `mark` to UNKNOWN. */
   undo(mark: number): void {
     const { grid, trail, width, height, unknownInLine } = this;
+    const masks = this.maskSolver !== null;
     for (let t = this.trailLength - 1; t >= mark; t--) {
       const cell = trail[t]!;
-      grid[cell] = UNKNOWN;
       const y = (cell / width) | 0;
+      const x = cell - y * width;
+      if (masks) {
+        const filled = grid[cell] === FILLED;
+        if (x < 31) (filled ? this.filledLo : this.emptyLo)[y]! &= ~(1 << x);
+        else (filled ? this.filledHi : this.emptyHi)[y]! &= ~(1 << (x - 31));
+        if (y < 31) (filled ? this.filledLo : this.emptyLo)[height + x]! &= ~(1 << y);
+        else (filled ? this.filledHi : this.emptyHi)[height + x]! &= ~(1 << (y - 31));
+      }
+      grid[cell] = UNKNOWN;
       unknownInLine[y]!++;
-      unknownInLine[height + cell - y * width]!++;
+      unknownInLine[height + x]!++;
     }
     this.trailLength = mark;
   }
@@ -141,27 +178,16 @@ export class Propagator {
    */
   propagate(): boolean {
     this.propagations++;
-    const { grid, width, height, scratch, queue, queued, lineCount } = this;
+    const { queue, queued, lineCount } = this;
+    const masks = this.maskSolver !== null;
     while (this.queueSize > 0) {
       const line = queue[this.queueHead]!;
       this.queueHead = this.queueHead + 1 === lineCount ? 0 : this.queueHead + 1;
       this.queueSize--;
       queued[line] = 0;
-
-      const isRow = line < height;
-      const start = isRow ? line * width : line - height;
-      const stride = isRow ? 1 : width;
-      const length = isRow ? width : height;
-
-      for (let i = 0, k = start; i < length; i++, k += stride) scratch[i] = grid[k]!;
-      if (!this.solveLine(line, length)) {
+      if (!(masks ? this.solveMaskLine(line) : this.solveArrayLine(line))) {
         this.clearQueue();
         return false;
-      }
-      // Write back what the line decided and queue the crossing lines.
-      for (let i = 0, k = start; i < length; i++, k += stride) {
-        const v = scratch[i]!;
-        if (v !== grid[k]) this.assign(k, v);
       }
       if (++this.sincePoll >= POLL_EVERY) {
         this.sincePoll = 0;
@@ -175,46 +201,87 @@ export class Propagator {
     return true;
   }
 
-  /** Solves `scratch` as line `line`, through the cache when it is on. */
-  private solveLine(line: number, length: number): boolean {
-    if (!this.cacheOn) {
-      this.lineSolves++;
-      return this.solver.solve(this.clues[line]!, this.scratch, length);
-    }
-    const scratch = this.scratch;
-    const key = lineKey(scratch, length);
-    const map = this.cacheMaps[line]!;
-    const hit = map.get(key);
-    if (hit !== undefined) {
+  /** Mask form: solve (or look up) one line and assign what it decides. */
+  private solveMaskLine(line: number): boolean {
+    const filledLo = this.filledLo[line]!;
+    const filledHi = this.filledHi[line]!;
+    const emptyLo = this.emptyLo[line]!;
+    const emptyHi = this.emptyHi[line]!;
+    let rFilledLo: number;
+    let rFilledHi: number;
+    let rEmptyLo: number;
+    let rEmptyHi: number;
+    const cache = this.maskCache;
+    const isRow = line < this.height;
+    if (cache !== null && cache.lookup(line, filledLo, filledHi, emptyLo, emptyHi)) {
       this.cacheHits++;
-      if (hit === IMPOSSIBLE) return false;
-      scratch.set(this.arena.subarray(hit, hit + length));
-      return true;
+      if (cache.filledLo === IMPOSSIBLE_LINE) return false;
+      rFilledLo = cache.filledLo;
+      rFilledHi = cache.filledHi;
+      rEmptyLo = cache.emptyLo;
+      rEmptyHi = cache.emptyHi;
+    } else {
+      this.lineSolves++;
+      const solver = this.maskSolver!;
+      if (!solver.solveLineMasks(this.clues[line]!, isRow ? this.width : this.height, filledLo, filledHi, emptyLo, emptyHi)) {
+        cache?.store(line, filledLo, filledHi, emptyLo, emptyHi, IMPOSSIBLE_LINE, 0, 0, 0);
+        return false;
+      }
+      const out = solver.masks;
+      rFilledLo = out.filledLo;
+      rFilledHi = out.filledHi;
+      rEmptyLo = out.emptyLo;
+      rEmptyHi = out.emptyHi;
+      cache?.store(line, filledLo, filledHi, emptyLo, emptyHi, rFilledLo, rFilledHi, rEmptyLo, rEmptyHi);
     }
-    this.lineSolves++;
-    const ok = this.solver.solve(this.clues[line]!, scratch, length);
-    if (!ok) {
-      map.set(key, IMPOSSIBLE);
-      return false;
-    }
-    if (this.arenaUsed + length > this.arena.length) this.growArena(length);
-    this.arena.set(scratch.subarray(0, length), this.arenaUsed);
-    map.set(key, this.arenaUsed);
-    this.arenaUsed += length;
+    const newFilledLo = rFilledLo & ~filledLo;
+    const newFilledHi = rFilledHi & ~filledHi;
+    const newEmptyLo = rEmptyLo & ~emptyLo;
+    const newEmptyHi = rEmptyHi & ~emptyHi;
+    if ((newFilledLo | newFilledHi | newEmptyLo | newEmptyHi) === 0) return true;
+    const start = isRow ? line * this.width : line - this.height;
+    const stride = isRow ? 1 : this.width;
+    this.assignBits(newFilledLo, start, stride, FILLED);
+    this.assignBits(newEmptyLo, start, stride, EMPTY);
+    this.assignBits(newFilledHi, start + 31 * stride, stride, FILLED);
+    this.assignBits(newEmptyHi, start + 31 * stride, stride, EMPTY);
     return true;
   }
 
-  private growArena(length: number): void {
-    if (this.arena.length * 2 <= CACHE_BYTES) {
-      const bigger = new Uint8Array(this.arena.length * 2);
-      bigger.set(this.arena.subarray(0, this.arenaUsed));
-      this.arena = bigger;
-      if (this.arenaUsed + length <= bigger.length) return;
+  /** Assigns `value` to the cells `start + i * stride` for every bit i of `bits`. */
+  private assignBits(bits: number, start: number, stride: number, value: number): void {
+    while (bits !== 0) {
+      const low = bits & -bits;
+      this.assign(start + (31 - Math.clz32(low)) * stride, value);
+      bits ^= low;
     }
-    // Full: forget everything rather than track ages; states met again are simply solved again.
-    this.cacheResets++;
-    for (const map of this.cacheMaps) map.clear();
-    this.arenaUsed = 0;
+  }
+
+  /** Array form: copy the line out, solve (or look up) it, and assign what changed. */
+  private solveArrayLine(line: number): boolean {
+    const { grid, scratch } = this;
+    const isRow = line < this.height;
+    const start = isRow ? line * this.width : line - this.height;
+    const stride = isRow ? 1 : this.width;
+    const length = isRow ? this.width : this.height;
+    for (let i = 0, k = start; i < length; i++, k += stride) scratch[i] = grid[k]!;
+    const cache = this.arrayCache;
+    const found = cache === null ? -1 : cache.lookup(line, scratch, length);
+    if (found === CACHE_HIT) this.cacheHits++;
+    else if (found === CACHE_IMPOSSIBLE) {
+      this.cacheHits++;
+      return false;
+    } else {
+      this.lineSolves++;
+      const ok = this.solver.solve(this.clues[line]!, scratch, length);
+      cache?.store(line, ok ? scratch : null, length);
+      if (!ok) return false;
+    }
+    for (let i = 0, k = start; i < length; i++, k += stride) {
+      const v = scratch[i]!;
+      if (v !== grid[k]) this.assign(k, v);
+    }
+    return true;
   }
 
   /** Number of UNKNOWN cells in the grid. */
@@ -223,22 +290,4 @@ export class Propagator {
     for (let line = 0; line < this.height; line++) n += this.unknownInLine[line]!;
     return n;
   }
-}
-
-/** A key naming a line state exactly: base-3 digits as a number, or as a string for long lines. */
-function lineKey(cells: Uint8Array, length: number): number | string {
-  if (length <= NUMERIC_KEY_MAX) {
-    let key = 0;
-    for (let i = 0; i < length; i++) key = key * 3 + cells[i]!;
-    return key;
-  }
-  // Ten cells per UTF-16 unit (3^10 = 59049 < 65536).
-  let key = '';
-  for (let i = 0; i < length; i += 10) {
-    let chunk = 0;
-    const end = Math.min(length, i + 10);
-    for (let j = i; j < end; j++) chunk = chunk * 3 + cells[j]!;
-    key += String.fromCharCode(chunk);
-  }
-  return key;
 }

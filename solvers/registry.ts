@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import type { Strategy } from './types.js';
 import { enumeration } from './enumeration.js';
 import { sat } from './sat-strategy.js';
+import { overlapStrategy } from './search/overlap.js';
+import { backtrackStrategy, probeStrategy } from './search/backtrack.js';
 
 /** Built-in strategies, in the order reports list them. */
-const BUILT_IN: Strategy[] = [enumeration, sat];
+const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat];
 
 export function builtInStrategies(): readonly Strategy[] {
   return BUILT_IN;

@@ -27,6 +27,7 @@ export function readPropagateParam(params: SolveOptions['params']): boolean {
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const usePropagation = readPropagateParam(options.params);
+  const branchOnCellsOnly = options.params?.cellDecisions !== false;
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);
@@ -50,6 +51,8 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   metrics.extra.clauses = cnf.clauses.length;
   const engine = new SatSolver(cnf.numVars);
   for (const clause of cnf.clauses) if (!engine.addClause(clause)) break;
+  // Automaton states follow from the cells by propagation (see encode.ts): branch on cells only.
+  if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
 
   const solutions: Grid[] = [];
   let timedOut = false;

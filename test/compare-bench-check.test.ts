@@ -52,7 +52,17 @@ describe('bench-check', () => {
   });
 
   it('reconstructs the configuration a baseline records', () => {
-    expect(baselineConfig(loadRunCsv(baseline))).toEqual({ paths: CHECKED, strategies: ['slow-goal'], repeat: 5, timeoutS: 10, maxSolutions: 2 });
+    expect(baselineConfig(loadRunCsv(baseline))).toEqual({
+      paths: CHECKED,
+      strategies: ['slow-goal'],
+      repeat: 5,
+      timeoutS: 10,
+      maxSolutions: 2,
+      workers: 1,
+      warmup: 0,
+      memoryMb: 256,
+      params: { waitMs: FAST },
+    });
   });
 
   it('needs the module of a strategy that is not built in', async () => {

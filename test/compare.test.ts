@@ -136,11 +136,17 @@ describe('single repetitions', () => {
     expect(loose.counts.timeRegressions).toBe(0);
   });
 
-  it('too few repetitions for an interval say so too', () => {
-    const base = csvOf(rows(['unique', 'unique', 'unique'], { time_ms: '10' }));
-    const next = csvOf(rows(['unique', 'unique', 'unique'], { time_ms: '20' }));
-    const p = compareRuns(base, next).pairs[0]!;
-    expect(p.time).toMatchObject({ verdict: 'regression', low: null, note: '3+3 reps, no CI' });
+  it('too few repetitions for a 95% interval use the range of ratios, and say so', () => {
+    const times = (ms: number[]) => csvOf(rows(['unique', 'unique', 'unique']).map((r, i) => ({ ...r, time_ms: String(ms[i]) })));
+    const p = compareRuns(times([10, 11, 12]), times([20, 19, 21])).pairs[0]!;
+    expect(p.time).toMatchObject({ verdict: 'regression', note: '3+3 reps: range, 90% CI only' });
+    expect(p.time!.low).toBeCloseTo(19 / 12, 12);
+    expect(p.time!.high).toBeCloseTo(21 / 10, 12);
+    expect(p.time!.achievedConfidence).toBeCloseTo(0.9, 12);
+    // Medians twice apart, but one NEW repetition as fast as BASE: not surely slower.
+    const overlap = compareRuns(times([10, 11, 12]), times([20, 11, 21])).pairs[0]!;
+    expect(overlap.time!.ratio).toBeCloseTo(20 / 11, 12);
+    expect(overlap.time!.verdict).toBe('unchanged');
   });
 });
 
@@ -190,11 +196,11 @@ describe('output formats', () => {
 
   it('json has the documented shape and round-trips the verdicts', () => {
     const json = JSON.parse(formatComparison(result, 'json'));
-    expect(Object.keys(json)).toEqual(['format', 'format_version', 'base', 'new', 'settings', 'summary', 'strategies', 'pairs', 'only_in_base', 'only_in_new']);
+    expect(Object.keys(json)).toEqual(['format', 'format_version', 'base', 'new', 'settings', 'speed_factor', 'summary', 'strategies', 'pairs', 'only_in_base', 'only_in_new']);
     expect(json.format).toBe('nonobench-compare');
     expect(json.format_version).toBe(1);
     expect(json.summary).toMatchObject({ time_regressions: 1, status_regressions: 1, failed: true, exit_code: 1 });
-    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 0 });
+    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 0, normalize: true });
     const cat = json.pairs.find((p: { puzzle_path: string; strategy: string }) => p.puzzle_path === 'corpus/puzzles/cat.non' && p.strategy === 'backtrack');
     expect(Object.keys(cat)).toEqual(['puzzle_id', 'puzzle_path', 'strategy', 'title', 'base', 'new', 'time', 'status', 'counter_changes']);
     expect(Object.keys(cat.time)).toEqual(['verdict', 'ratio', 'ci_low', 'ci_high', 'achieved_confidence', 'hodges_lehmann', 'p_value', 'note']);

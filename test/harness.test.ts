@@ -8,6 +8,7 @@ import { readCsv, RUN_COLUMNS } from '../harness/csv.js';
 import { mergeCsvs } from '../harness/merge.js';
 import { runCorpus, type RunOptions } from '../harness/run.js';
 import { parseShard } from '../harness/tasks.js';
+import { strategyNames } from '../solvers/registry.js';
 
 const FIX = 'test/fixtures/harness';
 const TINY = `${FIX}/tiny.json`;
@@ -144,6 +145,22 @@ describe('run: slicing, merging, resuming', () => {
     expect(readCsv(r.out).records).toHaveLength(8);
     expect(log.text()).toMatch(/not-a-puzzle\.non:\d+: /);
     expect(r.exitCode).toBe(2);
+  });
+});
+
+describe('run: parallelism does not change results', () => {
+  it('1 and 2 workers record the same statuses and counters for the same tasks', async () => {
+    const counters = ['status', 'verified', 'cells_resolved', 'dead_ends', 'decisions', 'line_solves', 'solutions_found', 'max_depth'];
+    const paths = [TINY, 'corpus/puzzles/webpbn/1.non', 'corpus/puzzles/generated/20x20/001.non', 'corpus/puzzles/seeds/gchq-2015.non'];
+    const byTask = async (workers: number) => {
+      const r = await runCorpus(options({ paths, strategies: strategyNames(), workers, params: {} }));
+      const rows = readCsv(r.out).records;
+      return new Map(rows.map((x) => [`${x.task}`, counters.map((c) => `${c}=${x[c]}`).join(' ')]));
+    };
+    const one = await byTask(1);
+    const two = await byTask(2);
+    expect(one.size).toBe(11 * strategyNames().length);
+    expect([...two].sort()).toEqual([...one].sort());
   });
 });
 

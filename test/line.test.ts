@@ -109,10 +109,10 @@ describe('exact line solver', () => {
     );
   });
 
-  it('agrees with its table form on long lines (up to 45 cells, both sides of the word size)', () => {
+  it('agrees with its table form on long lines (25 to 70 cells: one word, two words, tables)', () => {
     const bits = new ExactLineSolver();
     const tables = new ExactLineSolver({ bitParallel: false });
-    const longLine = fc.integer({ min: 25, max: 45 }).chain((n) =>
+    const longLine = fc.integer({ min: 25, max: 70 }).chain((n) =>
       fc.tuple(
         fc.array(fc.boolean(), { minLength: n, maxLength: n }),
         fc.array(fc.constantFrom(UNKNOWN, UNKNOWN, UNKNOWN, FILLED, EMPTY, -1), { minLength: n, maxLength: n }),
@@ -134,6 +134,40 @@ describe('exact line solver', () => {
           expect(okA).toBe(true);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('solves lines given as two-word masks like lines given as cells', () => {
+    const bits = new ExactLineSolver();
+    const cells = new ExactLineSolver();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: ExactLineSolver.MASK_MAX }), fc.integer(), fc.integer(), (n, seedA, seedB) => {
+        // A picture from one seed, and cells revealed (or contradicted) from another.
+        const full = Array.from({ length: n }, (_, i) => (((seedA >>> (i % 31)) ^ (i * 7)) % 3 === 0 ? FILLED : EMPTY));
+        const clue = lineClue(runsOf(full, 0, 1, n));
+        const line = Uint8Array.from(full, (v, i) => {
+          const r = (Math.imul(seedB ^ i, 0x9e3779b1) >>> 27) & 7;
+          return r < 4 ? UNKNOWN : r < 7 ? v : v === FILLED ? EMPTY : FILLED;
+        });
+        let fLo = 0, fHi = 0, eLo = 0, eHi = 0;
+        line.forEach((v, c) => {
+          if (v === FILLED) c < 31 ? (fLo |= 1 << c) : (fHi |= 1 << (c - 31));
+          if (v === EMPTY) c < 31 ? (eLo |= 1 << c) : (eHi |= 1 << (c - 31));
+        });
+        const ok = bits.solveLineMasks(clue, n, fLo, fHi, eLo, eHi);
+        const expected = Uint8Array.from(line);
+        expect(ok).toBe(cells.solve(clue, expected, n));
+        if (!ok) return;
+        const m = bits.masks;
+        const got = Array.from({ length: n }, (_, c) => {
+          const f = c < 31 ? (m.filledLo >>> c) & 1 : (m.filledHi >>> (c - 31)) & 1;
+          const e = c < 31 ? (m.emptyLo >>> c) & 1 : (m.emptyHi >>> (c - 31)) & 1;
+          expect(f & e).toBe(0);
+          return f ? FILLED : e ? EMPTY : UNKNOWN;
+        });
+        expect(got).toEqual([...expected]);
+      }),
+      { numRuns: 3000 },
     );
   });
 

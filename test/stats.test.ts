@@ -188,6 +188,15 @@ describe('ratio estimate', () => {
     );
   });
 
+  it('falls back to the range of pairwise ratios when the repetitions are too few', () => {
+    const est = estimateRatio([10, 12], [30, 24]);
+    expect(est.low).toBeCloseTo(2, 12);
+    expect(est.high).toBeCloseTo(3, 12);
+    expect(est.achievedConfidence).toBeCloseTo(1 - 2 / 6, 12);
+    expect(estimateRatio([10, 12, 11], [30, 24, 25]).achievedConfidence).toBeCloseTo(0.9, 12);
+    expect(estimateRatio([10, 12, 11, 13], [30, 24, 25, 26]).achievedConfidence).toBeCloseTo(1 - 2 / 70, 12);
+  });
+
   it('has no interval for a single repetition, and still a ratio', () => {
     const est = estimateRatio([10], [15, 16, 14]);
     expect(est.low).toBeNull();

@@ -41,17 +41,22 @@ const { values: args } = parseArgs({
 
 interface Timed {
   label: string;
+  /** Wall-clock and CPU milliseconds (CPU time is steadier on a shared machine). */
   ms: number;
+  cpuMs: number;
   result: SolveResult;
 }
 
 function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params: { propagate } }));
-  return { label, ms: performance.now() - started, result };
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { label, ms, cpuMs: (used.user + used.system) / 1000, result };
 }
 
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 function statusCounts(runs: Timed[]): string {
@@ -60,17 +65,37 @@ function statusCounts(runs: Timed[]): string {
   return [...counts].map(([s, n]) => `${s} ${n}`).join(', ');
 }
 
-/** The corpus puzzles: files under the paths, the tournament bundle sampled evenly. */
-function corpusPuzzles(paths: string[], tournamentSample: number): { label: string; puzzle: Puzzle }[] {
-  const out: { label: string; puzzle: Puzzle }[] = [];
+/** One line of figures for a set of runs, in wall-clock and CPU time. */
+function summary(runs: Timed[]): string {
+  const wall = runs.map((r) => r.ms).sort((a, b) => a - b);
+  const cpu = runs.map((r) => r.cpuMs).sort((a, b) => a - b);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const conflicts = runs.reduce((a, r) => a + r.result.metrics.deadEnds, 0);
+  return (
+    `${statusCounts(runs)}; wall median ${fmt(quantile(wall, 0.5))}, max ${fmt(wall[wall.length - 1] ?? 0)}, total ${fmt(sum(wall))}, ` +
+    `over 1 s: ${wall.filter((t) => t > 1000).length}; CPU median ${fmt(quantile(cpu, 0.5))}, max ${fmt(cpu[cpu.length - 1] ?? 0)}, ` +
+    `over 1 s: ${cpu.filter((t) => t > 1000).length}; conflicts ${conflicts}`
+  );
+}
+
+interface Entry {
+  group: string;
+  label: string;
+  puzzle: Puzzle;
+}
+
+/** The corpus puzzles grouped by top folder, the tournament bundle sampled evenly. */
+function corpusPuzzles(paths: string[], tournamentSample: number): Entry[] {
+  const out: Entry[] = [];
   for (const root of paths) {
     for (const file of listPuzzleFiles(root)) {
       const rel = relative(root, file).split(sep).join('/');
       if (rel.startsWith('generated/')) continue;
+      const group = rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '.';
       const puzzles = loadPuzzles(file);
       const step = puzzles.length > tournamentSample ? Math.ceil(puzzles.length / tournamentSample) : 1;
       puzzles.forEach((puzzle, i) => {
-        if (i % step === 0) out.push({ label: puzzles.length > 1 ? `${rel}#${i + 1}` : rel, puzzle });
+        if (i % step === 0) out.push({ group, label: puzzles.length > 1 ? `${rel}#${i + 1}` : rel, puzzle });
       });
     }
   }
@@ -79,24 +104,23 @@ function corpusPuzzles(paths: string[], tournamentSample: number): { label: stri
 
 function benchCorpus(): void {
   const paths = args.corpus ?? [BUNDLED_CORPUS];
-  const puzzles = corpusPuzzles(paths, Number(args['tournament-sample']));
-  console.log(`## Corpus: ${puzzles.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
+  const entries = corpusPuzzles(paths, Number(args['tournament-sample']));
+  const groups = [...new Set(entries.map((e) => e.group))];
+  console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
   for (const propagate of [true, false]) {
     // One untimed pass first so that JIT warm-up does not land on the first puzzles.
-    for (const { puzzle } of puzzles.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate } }));
-    const runs = puzzles.map(({ label, puzzle }) => timeSolve(puzzle, label, propagate));
-    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
-    const total = times.reduce((a, b) => a + b, 0);
-    const conflicts = runs.reduce((a, r) => a + r.result.metrics.deadEnds, 0);
-    const vars = runs.reduce((a, r) => a + (r.result.metrics.extra.variables ?? 0), 0);
-    console.log(`propagate=${propagate}: ${statusCounts(runs)}`);
-    console.log(
-      `  total ${fmt(total)}, median ${fmt(quantile(times, 0.5))}, p99 ${fmt(quantile(times, 0.99))}, max ${fmt(times[times.length - 1] ?? 0)}; ` +
-        `over 1 s: ${times.filter((t) => t > 1000).length}; conflicts ${conflicts}; CNF variables ${vars}`,
-    );
-    const slowest = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate } }));
+    const runs = entries.map(({ label, puzzle }) => timeSolve(puzzle, label, propagate));
+    console.log(`propagate=${propagate}`);
+    for (const group of groups) {
+      const mine = runs.filter((_, i) => entries[i]!.group === group);
+      console.log(`  ${group} (${mine.length}): ${summary(mine)}`);
+    }
+    const slowest = [...runs].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 5);
     for (const r of slowest)
-      console.log(`    ${r.label}: ${r.result.status} ${fmt(r.ms)} (conflicts ${r.result.metrics.deadEnds}, decisions ${r.result.metrics.decisions})`);
+      console.log(
+        `    ${r.label}: ${r.result.status} ${fmt(r.ms)} wall, ${fmt(r.cpuMs)} CPU (conflicts ${r.result.metrics.deadEnds}, decisions ${r.result.metrics.decisions})`,
+      );
   }
   console.log('');
 }
@@ -128,12 +152,13 @@ function bench3Sat(): void {
   for (let seed = 1; seed <= 5; seed++) {
     const clauses = random3Sat(seed, n, m);
     const solver = new SatSolver(n);
-    const started = performance.now();
+    const cpu = process.cpuUsage();
     for (const c of clauses) solver.addClause(c);
     const outcome = solver.solve();
-    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const seconds = (used.user + used.system) / 1e6;
     ours = { conflicts: ours.conflicts + solver.stats.conflicts, seconds: ours.seconds + seconds };
-    let line = `seed ${seed}: ${outcome}, ours ${solver.stats.conflicts} conflicts in ${seconds.toFixed(3)} s`;
+    let line = `seed ${seed}: ${outcome}, ours ${solver.stats.conflicts} conflicts in ${seconds.toFixed(3)} s CPU`;
     if (minisat) {
       const file = join(dir, `${seed}.cnf`);
       writeFileSync(file, writeDimacs({ numVars: n, clauses }));
@@ -147,7 +172,7 @@ function bench3Sat(): void {
     console.log(line);
   }
   rmSync(dir, { recursive: true, force: true });
-  console.log(`ours: ${Math.round(ours.conflicts / ours.seconds)} conflicts/s`);
+  console.log(`ours: ${Math.round(ours.conflicts / ours.seconds)} conflicts/s (CPU time)`);
   if (minisat) {
     const version = execFileSync('sh', ['-c', 'dpkg-query -W -f=\'${Version}\' minisat 2>/dev/null || true'], { encoding: 'utf8' });
     console.log(`minisat ${version}: ${Math.round(theirs.conflicts / theirs.seconds)} conflicts/s (CPU time as it reports it)`);
@@ -165,15 +190,14 @@ function benchRandom(): void {
   console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each\n`);
   const runs: Timed[] = [];
   for (let i = 0; i < count; i++) runs.push(timeSolve(generateRandomPuzzle(size, size, density, rng), `#${i + 1}`, true, timeoutMs));
-  const times = runs.map((r) => r.ms).sort((a, b) => a - b);
-  console.log(statusCounts(runs));
+  console.log(summary(runs));
+  const wall = runs.map((r) => r.ms).sort((a, b) => a - b);
   console.log(
-    `median ${fmt(quantile(times, 0.5))}, p90 ${fmt(quantile(times, 0.9))}, p99 ${fmt(quantile(times, 0.99))}, max ${fmt(times[times.length - 1] ?? 0)}; ` +
-      `over the limit: ${runs.filter((r) => r.result.status === 'timeout').length}`,
+    `wall p90 ${fmt(quantile(wall, 0.9))}, p99 ${fmt(quantile(wall, 0.99))}; over the limit (timeout): ${runs.filter((r) => r.result.status === 'timeout').length}`,
   );
   const slowest = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 3);
   for (const r of slowest)
-    console.log(`    ${r.label}: ${r.result.status} ${fmt(r.ms)} (conflicts ${r.result.metrics.deadEnds}, decisions ${r.result.metrics.decisions})`);
+    console.log(`    ${r.label}: ${r.result.status} ${fmt(r.ms)} wall, ${fmt(r.cpuMs)} CPU (conflicts ${r.result.metrics.deadEnds})`);
   console.log('');
 }
 

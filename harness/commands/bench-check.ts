@@ -1,12 +1,10 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { benchCheck, defaultCheckOut } from '../baseline.js';
 import { formatComparison, type CompareFormat } from '../compare-format.js';
-import { defaultWorkers } from '../run.js';
 import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
 import { collectParam, nonNegativeInt, positiveInt } from './options.js';
-import { DEFAULT_MEMORY_MB } from './run.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -18,13 +16,13 @@ export function registerBenchCheck(program: Command): void {
         'rerun the puzzles, strategies, repetitions, time limit and solution cap a baseline CSV records, ' +
           'then compare the new run against it (exit 1 on a regression)',
       )
-      .option('--baseline <file>', 'the baseline run CSV', join(REPORTS_DIR, 'baseline.csv'))
+      .addOption(new Option('--baseline <file>', 'the baseline run CSV').default(join(REPORTS_DIR, 'baseline.csv'), 'reports/baseline.csv'))
       .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)')
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
-      .option('--param <key=value>', 'strategy parameter, as given to the baseline run (repeatable)', collectParam)
-      .option('--workers <n>', 'worker threads (use what the baseline used)', positiveInt('--workers'), defaultWorkers())
-      .option('--warmup <n>', 'unmeasured solves before each measured one', nonNegativeInt('--warmup'), 0)
-      .option('--memory <mb>', 'heap limit per worker thread in MiB', positiveInt('--memory'), DEFAULT_MEMORY_MB)
+      .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
+      .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
+      .option('--warmup <n>', 'unmeasured solves before each measured one (default: as the baseline recorded)', nonNegativeInt('--warmup'))
+      .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', positiveInt('--memory'))
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
     const check = await benchCheck({
@@ -32,9 +30,9 @@ export function registerBenchCheck(program: Command): void {
       out: o.runOut ?? defaultCheckOut(),
       plugins: o.plugin ?? [],
       ...(o.param ? { params: o.param } : {}),
-      workers: o.workers,
-      warmup: o.warmup,
-      memoryMb: o.memory,
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
+      ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
       quiet: !!o.quiet,
       compare: compareOptionsOf(o),
     });

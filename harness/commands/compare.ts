@@ -34,12 +34,19 @@ export function addCompareOptions(command: Command): Command {
     )
     .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides', nonNegativeNumber('--min-time'), 0)
     .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
+    .option('--raw-times', 'compare times as measured, without discounting a change of machine speed (calib_ms)')
     .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
     .option('--out <file>', 'write the output to this file instead of stdout');
 }
 
-export function compareOptionsOf(o: { threshold: number; confidence: number; minTime: number; strictCounters?: boolean }): CompareOptions {
-  return { threshold: o.threshold, confidence: o.confidence, minTimeMs: o.minTime, strictCounters: !!o.strictCounters };
+export function compareOptionsOf(o: {
+  threshold: number;
+  confidence: number;
+  minTime: number;
+  strictCounters?: boolean;
+  rawTimes?: boolean;
+}): CompareOptions {
+  return { threshold: o.threshold, confidence: o.confidence, minTimeMs: o.minTime, strictCounters: !!o.strictCounters, normalize: !o.rawTimes };
 }
 
 export function emit(text: string, out: string | undefined): void {

@@ -2,12 +2,10 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { expandStrategyList } from '../../solvers/registry.js';
-import { defaultWorkers, runCorpus } from '../run.js';
+import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../run.js';
 import { parseShard } from '../tasks.js';
 import { collectParam, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
 
-export const DEFAULT_TIMEOUT_S = 10;
-export const DEFAULT_MEMORY_MB = 2048;
 
 const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
 

@@ -1,5 +1,6 @@
 import { EMPTY, FILLED, UNKNOWN, type Clue } from '../../corpus/model.js';
 import { lineClue, type LineSolver } from './line-solver.js';
+import { solveWide, WIDE_MAX, WideScratch } from './exact-wide.js';
 
 /**
  * The exact line solver: finds every cell that all placements of the clue consistent with the known
@@ -19,9 +20,14 @@ import { lineClue, type LineSolver } from './line-solver.js';
  */
 export class ExactLineSolver implements LineSolver {
   readonly name = 'exact';
-  /** Lines up to this many cells use the bit-parallel form (positions 0 … n fit in 31 bits). */
+  /** Lines up to this many cells use the one-word bit-parallel form (positions 0 … n fit in 31 bits). */
   static readonly BIT_PARALLEL_MAX = 30;
-  private readonly bitParallel: boolean;
+  /** Lines up to this many cells use a bit-parallel form (two words above BIT_PARALLEL_MAX); longer ones the tables. */
+  static readonly MASK_MAX = WIDE_MAX;
+  /** Results of `solveLineMasks`, also the scratch of the two-word form. */
+  readonly masks = new WideScratch();
+  /** False when the bit-parallel forms are disabled (then every line uses the tables). */
+  readonly bitParallel: boolean;
   /** Bit-parallel rows: prefixBits[j], suffixBits[j] hold the reachable positions as bits. */
   private prefixBits = new Int32Array(16);
   private suffixBits = new Int32Array(16);
@@ -39,7 +45,7 @@ export class ExactLineSolver implements LineSolver {
   /** lo[j]: smallest start of block j. */
   private lo = new Int32Array(0);
 
-  /** `bitParallel: false` forces the table form for every line (the tests compare the two). */
+  /** `bitParallel: false` forces the table form for every line (the tests compare the forms). */
   constructor(options: { bitParallel?: boolean } = {}) {
     this.bitParallel = options.bitParallel ?? true;
   }
@@ -62,8 +68,64 @@ export class ExactLineSolver implements LineSolver {
   solve(clue: Int32Array, line: Uint8Array, n: number): boolean {
     const k = clue.length;
     if (k === 0) return emptyLine(line, n);
-    if (n <= ExactLineSolver.BIT_PARALLEL_MAX && this.bitParallel) return this.solveBits(clue, line, n, k);
+    if (this.bitParallel) {
+      if (n <= ExactLineSolver.BIT_PARALLEL_MAX) return this.solveBits(clue, line, n, k);
+      if (n <= WIDE_MAX) return this.solveWideLine(clue, line, n);
+    }
     return this.solveTables(clue, line, n, k);
+  }
+
+  /**
+   * A line of up to MASK_MAX cells given as two-word masks (bits 0 … 30 in lo, 31 … 61 in hi) of
+   * its FILLED and EMPTY cells; on success the deduced masks are in `masks.filledLo/Hi` and
+   * `masks.emptyLo/Hi`. The propagator keeps lines in this form.
+   */
+  solveLineMasks(clue: Int32Array, n: number, filledLo: number, filledHi: number, emptyLo: number, emptyHi: number): boolean {
+    const out = this.masks;
+    if (n <= ExactLineSolver.BIT_PARALLEL_MAX) {
+      if (!this.solveMasks(clue, n, filledLo, emptyLo)) return false;
+      out.filledLo = this.filledOut;
+      out.emptyLo = this.emptyOut;
+      out.filledHi = 0;
+      out.emptyHi = 0;
+      return true;
+    }
+    if (clue.length === 0) {
+      if ((filledLo | filledHi) !== 0) return false;
+      out.filledLo = 0;
+      out.filledHi = 0;
+      out.emptyLo = 0x7fffffff;
+      out.emptyHi = (1 << (n - 31)) - 1;
+      return true;
+    }
+    return solveWide(clue, n, filledLo, filledHi, emptyLo, emptyHi, out);
+  }
+
+  private solveWideLine(clue: Int32Array, line: Uint8Array, n: number): boolean {
+    let filledLo = 0;
+    let filledHi = 0;
+    let emptyLo = 0;
+    let emptyHi = 0;
+    for (let c = 0; c < n; c++) {
+      const v = line[c];
+      if (v === FILLED) {
+        if (c < 31) filledLo |= 1 << c;
+        else filledHi |= 1 << (c - 31);
+      } else if (v === EMPTY) {
+        if (c < 31) emptyLo |= 1 << c;
+        else emptyHi |= 1 << (c - 31);
+      }
+    }
+    const out = this.masks;
+    if (!solveWide(clue, n, filledLo, filledHi, emptyLo, emptyHi, out)) return false;
+    for (let c = 0; c < n; c++) {
+      if (line[c] !== UNKNOWN) continue;
+      const f = c < 31 ? (out.filledLo >>> c) & 1 : (out.filledHi >>> (c - 31)) & 1;
+      const e = c < 31 ? (out.emptyLo >>> c) & 1 : (out.emptyHi >>> (c - 31)) & 1;
+      if (f === 1) line[c] = FILLED;
+      else if (e === 1) line[c] = EMPTY;
+    }
+    return true;
   }
 
   /**
@@ -79,6 +141,42 @@ export class ExactLineSolver implements LineSolver {
       if (v === FILLED) filled |= 1 << c;
       else if (v === EMPTY) empty |= 1 << c;
     }
+    if (!this.solveMasksOf(clue, n, k, filled, empty)) return false;
+    let becomeFilled = this.filledOut & ~filled;
+    let becomeEmpty = this.emptyOut & ~empty;
+    while (becomeFilled !== 0) {
+      const low = becomeFilled & -becomeFilled;
+      line[31 - Math.clz32(low)] = FILLED;
+      becomeFilled ^= low;
+    }
+    while (becomeEmpty !== 0) {
+      const low = becomeEmpty & -becomeEmpty;
+      line[31 - Math.clz32(low)] = EMPTY;
+      becomeEmpty ^= low;
+    }
+    return true;
+  }
+
+  /** After a successful `solveMasks`: the FILLED and EMPTY cells of the line (bit c = cell c). */
+  filledOut = 0;
+  emptyOut = 0;
+
+  /**
+   * The line given as bit masks of its FILLED and EMPTY cells (n ≤ BIT_PARALLEL_MAX): on success
+   * the deduced masks are in `filledOut` / `emptyOut`. The propagator keeps lines in this form.
+   */
+  solveMasks(clue: Int32Array, n: number, filled: number, empty: number): boolean {
+    const k = clue.length;
+    if (k === 0) {
+      if (filled !== 0) return false;
+      this.filledOut = 0;
+      this.emptyOut = n === 0 ? 0 : (1 << n) - 1;
+      return true;
+    }
+    return this.solveMasksOf(clue, n, k, filled, empty);
+  }
+
+  private solveMasksOf(clue: Int32Array, n: number, k: number, filled: number, empty: number): boolean {
     if (this.prefixBits.length <= k) {
       this.prefixBits = new Int32Array(2 * k + 2);
       this.suffixBits = new Int32Array(2 * k + 2);
@@ -125,20 +223,9 @@ export class ExactLineSolver implements LineSolver {
       const beforeSuffix = ((open >>> len) & (suffix[j + 1]! >>> (len + 1))) | (j === k - 1 ? 1 << (n - len) : 0);
       canFill |= smear(afterPrefix & fit[j]! & beforeSuffix, len);
     }
-
-    const unknown = all & ~(filled | empty);
-    let becomeFilled = unknown & ~canEmpty;
-    let becomeEmpty = unknown & ~canFill;
-    while (becomeFilled !== 0) {
-      const low = becomeFilled & -becomeFilled;
-      line[31 - Math.clz32(low)] = FILLED;
-      becomeFilled ^= low;
-    }
-    while (becomeEmpty !== 0) {
-      const low = becomeEmpty & -becomeEmpty;
-      line[31 - Math.clz32(low)] = EMPTY;
-      becomeEmpty ^= low;
-    }
+    // A cell that cannot be empty is filled, one that cannot be filled is empty.
+    this.filledOut = all & ~canEmpty;
+    this.emptyOut = all & ~canFill;
     return true;
   }
 

@@ -10,6 +10,7 @@ import { VarHeap } from './var-heap.js';
  *
  * - Unit propagation with two watched literals per clause; each watcher carries a blocker literal
  *   (another literal of the clause) that, when true, lets propagation skip the clause unread.
+ *   For a binary clause the blocker is the other literal, so a satisfied one costs no clause read.
  * - Conflict analysis to the first UIP, then recursive minimisation of the learnt clause
  *   (a literal is dropped when its reason clause is implied by the other learnt literals).
  * - Branching on the most active variable (EVSIDS, decay 0.95, rescaled past 1e100) with phase saving.
@@ -107,6 +108,8 @@ export class SatSolver {
   /** Saved phase: the sign bit of the variable's last value (1 = false), the default being false. */
   private readonly polarity: Uint8Array;
   private readonly seen: Uint8Array;
+  /** Per variable: 1 when the search may branch on it (see setDecisionVar). */
+  private readonly decision: Uint8Array;
   private readonly heap: VarHeap;
 
   private readonly trail: Int32Array;
@@ -141,6 +144,7 @@ export class SatSolver {
     this.activity = new Float64Array(numVars);
     this.polarity = new Uint8Array(numVars).fill(1);
     this.seen = new Uint8Array(numVars);
+    this.decision = new Uint8Array(numVars).fill(1);
     this.trail = new Int32Array(numVars);
     this.levelStamp = new Int32Array(numVars + 1);
     this.heap = new VarHeap(numVars, this.activity);
@@ -189,6 +193,17 @@ export class SatSolver {
     this.clauses.push(cr);
     this.attach(cr);
     return true;
+  }
+
+  /**
+   * Lets the search branch on variable v (1-based), or not. A variable that is not a decision
+   * variable only gets a value through propagation: use it for variables that the others determine
+   * (a solve may end 'sat' with it unassigned, and the model then reads it as false).
+   */
+  setDecisionVar(v: number, allowed: boolean): void {
+    const internal = this.toLit(v) >> 1;
+    this.decision[internal] = allowed ? 1 : 0;
+    if (allowed && this.vals[2 * internal] === 0) this.heap.insert(internal);
   }
 
   /**
@@ -265,37 +280,41 @@ export class SatSolver {
     this.trail[this.trailSize++] = lit;
   }
 
-  private watch(lit: number, cr: number, blocker: number): void {
-    let list = this.watches[lit]!;
-    const n = this.watchCount[lit]!;
+  /** Appends a (clause, blocker) watcher to one literal's list. */
+  private static push(lists: Int32Array[], counts: Int32Array, lit: number, cr: number, other: number): void {
+    let list = lists[lit]!;
+    const n = counts[lit]!;
     if (n + 2 > list.length) {
       const grown = new Int32Array(list.length * 2);
       grown.set(list);
-      this.watches[lit] = list = grown;
+      lists[lit] = list = grown;
     }
     list[n] = cr;
-    list[n + 1] = blocker;
-    this.watchCount[lit] = n + 2;
+    list[n + 1] = other;
+    counts[lit] = n + 2;
   }
 
   private attach(cr: number): void {
     const mem = this.arena.mem;
     const a = mem[cr + HEADER]!;
     const b = mem[cr + HEADER + 1]!;
-    this.watch(a, cr, b);
-    this.watch(b, cr, a);
+    SatSolver.push(this.watches, this.watchCount, a, cr, b);
+    SatSolver.push(this.watches, this.watchCount, b, cr, a);
   }
 
   /** Unit propagation to a fixpoint; returns the conflicting clause or NO_REASON. */
   private propagate(): number {
-    const vals = this.vals;
-    const mem = this.arena.mem; // no allocation happens during propagation
+    const { vals, trail, level, reason, watches, watchCount } = this;
+    const mem = this.arena.mem; // no clause is allocated during propagation
+    const decisionLevel = this.trailLim.length;
+    const start = this.qhead;
+    let qhead = start;
+    let trailSize = this.trailSize;
     let conflict = NO_REASON;
-    while (this.qhead < this.trailSize) {
-      const falseLit = this.trail[this.qhead++]! ^ 1;
-      this.stats.propagations++;
-      const ws = this.watches[falseLit]!;
-      const n = this.watchCount[falseLit]!;
+    while (qhead < trailSize) {
+      const falseLit = trail[qhead++]! ^ 1;
+      const ws = watches[falseLit]!;
+      const n = watchCount[falseLit]!;
       let i = 0;
       let j = 0;
       while (i < n) {
@@ -320,14 +339,14 @@ export class SatSolver {
           continue;
         }
         // Look for a literal that is not false to watch instead.
-        const size = mem[cr]!;
+        const end = base + mem[cr]!;
         let moved = false;
-        for (let k = 2; k < size; k++) {
-          const l = mem[base + k]!;
+        for (let k = base + 2; k < end; k++) {
+          const l = mem[k]!;
           if (vals[l] !== -1) {
             mem[base + 1] = l;
-            mem[base + k] = falseLit;
-            this.watch(l, cr, first);
+            mem[k] = falseLit;
+            SatSolver.push(watches, watchCount, l, cr, first); // never this list: l is not false
             moved = true;
             break;
           }
@@ -338,15 +357,21 @@ export class SatSolver {
         ws[j++] = first;
         if (vals[first] === -1) {
           conflict = cr;
-          this.qhead = this.trailSize;
           while (i < n) ws[j++] = ws[i++]!;
         } else {
-          this.enqueue(first, cr);
+          vals[first] = 1;
+          vals[first ^ 1] = -1;
+          level[first >> 1] = decisionLevel;
+          reason[first >> 1] = cr;
+          trail[trailSize++] = first;
         }
       }
-      this.watchCount[falseLit] = j;
+      watchCount[falseLit] = j;
       if (conflict !== NO_REASON) break;
     }
+    this.stats.propagations += qhead - start;
+    this.trailSize = trailSize;
+    this.qhead = conflict === NO_REASON ? qhead : trailSize;
     return conflict;
   }
 
@@ -360,7 +385,7 @@ export class SatSolver {
       this.vals[lit ^ 1] = 0;
       this.reason[v] = NO_REASON;
       this.polarity[v] = lit & 1;
-      this.heap.insert(v);
+      if (this.decision[v] === 1) this.heap.insert(v);
     }
     this.trailSize = stop;
     this.qhead = stop;
@@ -526,7 +551,7 @@ export class SatSolver {
   private pickBranchLit(): number {
     while (this.heap.size > 0) {
       const v = this.heap.removeMax();
-      if (this.vals[2 * v] === 0) return 2 * v + this.polarity[v]!;
+      if (this.vals[2 * v] === 0 && this.decision[v] === 1) return 2 * v + this.polarity[v]!;
     }
     return -1;
   }

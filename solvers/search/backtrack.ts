@@ -16,19 +16,40 @@ export interface SearchSettings {
   firstValue: typeof FILLED | typeof EMPTY;
   /** Line-result cache in the propagator. */
   cache: boolean;
+  /** Probing: which cells each node probes (see Prober.scope). */
+  probeScope: 'local' | 'all';
+  /** Probing: branch on the best rate measured so far over all cells (see Prober.rememberRates). */
+  rememberRates: boolean;
 }
 
-export const DEFAULT_SEARCH: SearchSettings = { probing: false, branch: 'lines', firstValue: FILLED, cache: true };
+export const DEFAULT_SEARCH: SearchSettings = {
+  probing: false,
+  branch: 'lines',
+  firstValue: FILLED,
+  cache: true,
+  probeScope: 'local',
+  rememberRates: true,
+};
 
 /** Search nodes between two polls of the cancellation check (the propagator polls as well). */
 const POLL_NODES = 64;
 
-/** Settings from a strategy's `params`: probing, branch, first (filled|empty), cache. */
+/**
+ * Settings from a strategy's `params`: probing, branch (first|lines|neighbours), first (filled|empty),
+ * cache, probeScope (local|all), rememberRates. Unknown values throw.
+ */
 export function searchSettings(params: SolveOptions['params'], defaults: SearchSettings): SearchSettings {
   const settings = { ...defaults };
   if (!params) return settings;
   if (params.probing !== undefined) settings.probing = params.probing === true || params.probing === 'true';
   if (params.cache !== undefined) settings.cache = !(params.cache === false || params.cache === 'false');
+  if (params.rememberRates !== undefined)
+    settings.rememberRates = !(params.rememberRates === false || params.rememberRates === 'false');
+  if (params.probeScope !== undefined) {
+    if (params.probeScope !== 'local' && params.probeScope !== 'all')
+      throw new Error(`param probeScope must be local or all, got "${params.probeScope}"`);
+    settings.probeScope = params.probeScope;
+  }
   if (params.branch !== undefined) {
     const branch = String(params.branch) as BranchHeuristic;
     if (!BRANCH_HEURISTICS.includes(branch))
@@ -72,6 +93,10 @@ export class BacktrackSearch {
     this.settings = settings;
     this.prop = new Propagator(puzzle, new ExactLineSolver(), { cache: settings.cache, shouldStop: options.shouldStop });
     this.prober = settings.probing ? new Prober(this.prop) : null;
+    if (this.prober) {
+      this.prober.scope = settings.probeScope;
+      this.prober.rememberRates = settings.rememberRates;
+    }
   }
 
   run(): SolveResult {
@@ -82,7 +107,7 @@ export class BacktrackSearch {
     if (prop.stopped) return this.result('timeout', prop.grid.slice());
 
     // Probing at the root adds forced deductions only; the partial grid reported is after them.
-    const rootAlive = this.prober ? this.probeNode() : true;
+    const rootAlive = this.prober ? this.probeNode(0) : true;
     const rootGrid = prop.grid.slice();
     if (this.stopped) return this.result('timeout', rootGrid);
     if (rootAlive) this.search(0);
@@ -105,11 +130,14 @@ export class BacktrackSearch {
     return solveResult(status, grid, this.solutions, metrics);
   }
 
-  /** Probes the current node; false when it has no solution. Counts probe contradictions as dead ends. */
-  private probeNode(): boolean {
+  /**
+   * Probes around the cells set since trail position `from`; false when the node has no solution.
+   * Counts probe contradictions as dead ends.
+   */
+  private probeNode(from: number): boolean {
     const prober = this.prober!;
     const before = prober.contradictions;
-    const alive = prober.run();
+    const alive = prober.run(from);
     this.deadEnds += prober.contradictions - before;
     if (this.prop.stopped) this.stopped = true;
     return alive;
@@ -122,7 +150,7 @@ export class BacktrackSearch {
   /** Explores the subtree of the current (propagated, consistent) grid. */
   private search(depth: number): void {
     const prop = this.prop;
-    if (++this.nodes % POLL_NODES === 0 && this.options.shouldStop()) {
+    if (this.nodes++ % POLL_NODES === 0 && this.options.shouldStop()) {
       this.stopped = true;
       return;
     }
@@ -145,7 +173,7 @@ export class BacktrackSearch {
       let alive = prop.propagate();
       if (prop.stopped) this.stopped = true;
       if (!alive) this.deadEnds++;
-      if (alive && !this.stopped && this.prober) alive = this.probeNode();
+      if (alive && !this.stopped && this.prober) alive = this.probeNode(mark);
       if (alive && !this.stopped) {
         if (depth + 1 > this.maxDepth) this.maxDepth = depth + 1;
         this.search(depth + 1);

@@ -4,12 +4,15 @@ import type { Propagator } from '../propagate.js';
 /**
  * Probing: for an unknown cell, propagate each value in turn. When one value leads to a
  * contradiction the cell must take the other; when both succeed, every cell that both
- * propagations set to the same value is decided. Probes repeat until a whole round teaches nothing.
+ * propagations set to the same value is decided.
  *
- * Which cells: unknown cells next to a known cell or to the grid's edge, where a guess tends to
- * reach far. After a round without progress every remaining probe ran on the same grid, so the
- * recorded impacts rank the branching choices: `bestCell` is the cell whose weaker value still
- * decides the most cells, `bestValue` its stronger value (tried first).
+ * Which cells: a work list. `run(from)` starts it with the unknown neighbours of the cells set since
+ * trail position `from` (at the root, from 0: every unknown cell next to a known one or to the
+ * grid's edge); each probe that teaches something adds the unknown neighbours of what it decided.
+ * A cell is probed at most once per list entry, so the work stays near the recent changes.
+ *
+ * The probes also rank the branching choices: `bestCell` is the probed cell, still unknown, whose
+ * weaker value decides the most cells, `bestValue` its stronger value (tried first).
  */
 export class Prober {
   probes = 0;
@@ -27,6 +30,20 @@ export class Prober {
   private stampId = 0;
   private readonly common: Int32Array;
   private readonly commonValue: Uint8Array;
+  /** Work list of cells to probe (a ring), with a membership flag per cell. */
+  private readonly work: Int32Array;
+  private workHead = 0;
+  private workSize = 0;
+  private readonly listed: Uint8Array;
+  private filledImpact = 0;
+  private emptyImpact = 0;
+  /** Last measured rate of each cell (weaker impact × 65536 + stronger), −1 when never probed. */
+  private readonly rate: Float64Array;
+  private readonly strongValue: Uint8Array;
+  /** Rank branch cells by every cell's last measured rate, not only by this run's probes. */
+  rememberRates = true;
+  /** Which cells a run starts with: `local` = around the recent changes, `all` = every cell next to a known one. */
+  scope: 'local' | 'all' = 'local';
 
   constructor(prop: Propagator) {
     this.prop = prop;
@@ -35,58 +52,123 @@ export class Prober {
     this.stampValue = new Uint8Array(cells);
     this.common = new Int32Array(cells);
     this.commonValue = new Uint8Array(cells);
+    this.work = new Int32Array(cells);
+    this.listed = new Uint8Array(cells);
+    this.rate = new Float64Array(cells).fill(-1);
+    this.strongValue = new Uint8Array(cells);
   }
 
   /**
-   * Probes the current grid to a fixpoint. Returns false when the grid has no solution (both values
-   * of some cell contradict, or a forced value does). Returns true early when the propagator stopped.
+   * Probes around the cells set since trail position `from` until the work list is empty. Returns
+   * false when the grid has no solution (both values of some cell contradict, or a forced value
+   * does). Returns true early when the propagator stopped.
    */
-  run(): boolean {
+  run(from: number): boolean {
     const prop = this.prop;
-    const { grid, width, height } = prop;
-    for (;;) {
-      let progress = false;
-      this.bestCell = -1;
-      let bestRate = -1;
+    const grid = prop.grid;
+    this.bestCell = -1;
+    let bestRate = -1;
+    if (from === 0 || this.scope === 'all') this.listAllNearKnown();
+    else for (let t = from; t < prop.trailLength; t++) this.listNeighbours(prop.trail[t]!);
+
+    while (this.workSize > 0) {
+      const cell = this.work[this.workHead]!;
+      this.workHead = this.workHead + 1 === this.work.length ? 0 : this.workHead + 1;
+      this.workSize--;
+      this.listed[cell] = 0;
+      if (grid[cell] !== UNKNOWN) continue;
+
+      const mark = prop.trailLength;
+      const outcome = this.probe(cell);
+      if (prop.stopped) {
+        this.clearWork();
+        return true;
+      }
+      if (outcome === DEAD) {
+        this.clearWork();
+        return false;
+      }
+      if (outcome === LEARNT) {
+        for (let t = mark; t < prop.trailLength; t++) this.listNeighbours(prop.trail[t]!);
+        continue;
+      }
+      // Both values possible: rank the cell by what its weaker value decides.
+      const weak = Math.min(this.filledImpact, this.emptyImpact);
+      const strong = Math.max(this.filledImpact, this.emptyImpact);
+      const mode = (globalThis as { RATE?: string }).RATE ?? 'min';
+      const rate =
+        mode === 'min' ? weak * 65536 + strong : mode === 'sqrt' ? Math.sqrt(strong / (weak + 1)) + weak : mode === 'product' ? (weak + 1) * (strong + 1) : mode === 'sum' ? weak + strong : -weak * 65536 - strong;
+      this.rate[cell] = rate;
+      this.strongValue[cell] = this.filledImpact >= this.emptyImpact ? FILLED : EMPTY;
+      if (rate > bestRate) {
+        bestRate = rate;
+        this.bestCell = cell;
+        this.bestValue = this.filledImpact >= this.emptyImpact ? FILLED : EMPTY;
+      }
+    }
+    if (this.bestCell >= 0 && grid[this.bestCell] !== UNKNOWN) this.bestCell = -1;
+    if (this.rememberRates) {
       for (let cell = 0; cell < grid.length; cell++) {
         if (grid[cell] !== UNKNOWN) continue;
-        const y = (cell / width) | 0;
-        const x = cell - y * width;
-        const nearKnown =
-          x === 0 ||
-          x === width - 1 ||
-          y === 0 ||
-          y === height - 1 ||
-          grid[cell - 1] !== UNKNOWN ||
-          grid[cell + 1] !== UNKNOWN ||
-          grid[cell - width] !== UNKNOWN ||
-          grid[cell + width] !== UNKNOWN;
-        if (!nearKnown) continue;
-
-        const outcome = this.probe(cell);
-        if (prop.stopped) return true;
-        if (outcome === BOTH_FAIL) return false;
-        if (outcome === LEARNT) {
-          progress = true;
-          continue;
-        }
-        // Both values possible: rank the cell by what its weaker value decides.
-        const rate = Math.min(this.filledImpact, this.emptyImpact) * 4096 + Math.max(this.filledImpact, this.emptyImpact);
+        const rate = this.rate[cell]!;
         if (rate > bestRate) {
           bestRate = rate;
           this.bestCell = cell;
-          this.bestValue = this.filledImpact >= this.emptyImpact ? FILLED : EMPTY;
+          this.bestValue = this.strongValue[cell]!;
         }
       }
-      if (!progress) return true;
-      if (prop.unknownCells() === 0) return true;
+    }
+    return true;
+  }
+
+  private list(cell: number): void {
+    if (this.listed[cell] === 1 || this.prop.grid[cell] !== UNKNOWN) return;
+    this.listed[cell] = 1;
+    let at = this.workHead + this.workSize;
+    if (at >= this.work.length) at -= this.work.length;
+    this.work[at] = cell;
+    this.workSize++;
+  }
+
+  private listNeighbours(cell: number): void {
+    const { width, height } = this.prop;
+    const y = (cell / width) | 0;
+    const x = cell - y * width;
+    if (x > 0) this.list(cell - 1);
+    if (x < width - 1) this.list(cell + 1);
+    if (y > 0) this.list(cell - width);
+    if (y < height - 1) this.list(cell + width);
+  }
+
+  private listAllNearKnown(): void {
+    const { grid, width, height } = this.prop;
+    for (let cell = 0; cell < grid.length; cell++) {
+      if (grid[cell] !== UNKNOWN) continue;
+      const y = (cell / width) | 0;
+      const x = cell - y * width;
+      if (
+        x === 0 ||
+        x === width - 1 ||
+        y === 0 ||
+        y === height - 1 ||
+        grid[cell - 1] !== UNKNOWN ||
+        grid[cell + 1] !== UNKNOWN ||
+        grid[cell - width] !== UNKNOWN ||
+        grid[cell + width] !== UNKNOWN
+      )
+        this.list(cell);
     }
   }
 
-  private filledImpact = 0;
-  private emptyImpact = 0;
+  private clearWork(): void {
+    while (this.workSize > 0) {
+      this.listed[this.work[this.workHead]!] = 0;
+      this.workHead = this.workHead + 1 === this.work.length ? 0 : this.workHead + 1;
+      this.workSize--;
+    }
+  }
 
-  /** Probes one cell; on success with both values records their impacts. */
+  /** Probes one cell; when both values survive, records their impacts. */
   private probe(cell: number): number {
     const prop = this.prop;
     const { grid, trail } = prop;
@@ -104,7 +186,7 @@ export class Prober {
         this.stampValue[c] = grid[c]!;
       }
     prop.undo(mark);
-    if (prop.stopped) return BOTH_OK;
+    if (prop.stopped) return BOTH_OPEN;
 
     prop.assign(cell, EMPTY);
     const emptyOk = prop.propagate();
@@ -119,25 +201,26 @@ export class Prober {
         }
       }
     prop.undo(mark);
-    if (prop.stopped) return BOTH_OK;
+    if (prop.stopped) return BOTH_OPEN;
 
     if (!filledOk && !emptyOk) {
       this.contradictions += 2;
-      return BOTH_FAIL;
+      return DEAD;
     }
     if (!filledOk || !emptyOk) {
       this.contradictions++;
       this.decided++;
       prop.assign(cell, filledOk ? FILLED : EMPTY);
-      return prop.propagate() ? LEARNT : BOTH_FAIL;
+      return prop.propagate() ? LEARNT : DEAD;
     }
-    if (commonCount === 0) return BOTH_OK;
+    if (commonCount === 0) return BOTH_OPEN;
     for (let i = 0; i < commonCount; i++) prop.assign(this.common[i]!, this.commonValue[i]!);
     this.decided += commonCount;
-    return prop.propagate() ? LEARNT : BOTH_FAIL;
+    return prop.propagate() ? LEARNT : DEAD;
   }
 }
 
-const BOTH_OK = 0;
+/** Probe outcomes: both values possible and nothing common; something decided; no value possible. */
+const BOTH_OPEN = 0;
 const LEARNT = 1;
-const BOTH_FAIL = 2;
+const DEAD = 2;

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { cluesOf, isSolution } from '../corpus/grid.js';
+import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { backtrackStrategy, probeStrategy, solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
+import { overlapStrategy } from '../solvers/search/overlap.js';
+import { solveOptions, type SolveResult } from '../solvers/types.js';
+
+/** Every placement of a clue in a line of n cells, as cell arrays. */
+function linePlacements(clue: Clue, n: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const cells = new Uint8Array(n).fill(EMPTY);
+  const place = (j: number, from: number): void => {
+    if (j === clue.length) {
+      out.push(cells.slice());
+      return;
+    }
+    let rest = 0;
+    for (let t = j; t < clue.length; t++) rest += clue[t]! + (t > j ? 1 : 0);
+    for (let s = from; s + rest <= n; s++) {
+      cells.fill(FILLED, s, s + clue[j]!);
+      place(j + 1, s + clue[j]! + 1);
+      cells.fill(EMPTY, s, s + clue[j]!);
+    }
+  };
+  place(0, 0);
+  return out;
+}
+
+/**
+ * All solutions (up to `cap`) by brute force: rows' placements one row at a time, pruned by
+ * checking each column's runs so far against a prefix of its clue.
+ */
+function bruteForceSolutions(p: Puzzle, cap = 10_000): Grid[] {
+  const { width, height } = p;
+  const options = p.rows.map((clue) => linePlacements(clue, width));
+  const grid = new Uint8Array(width * height);
+  const found: Grid[] = [];
+  // Column state: index of the current block and the length of the run in progress.
+  const block = new Int32Array(width);
+  const run = new Int32Array(width);
+  const rec = (y: number): void => {
+    if (found.length >= cap) return;
+    if (y === height) {
+      for (let x = 0; x < width; x++) {
+        const blocks = block[x]! + (run[x]! > 0 ? 1 : 0);
+        if (blocks !== p.columns[x]!.length || (run[x]! > 0 && run[x] !== p.columns[x]![block[x]!])) return;
+      }
+      found.push(grid.slice());
+      return;
+    }
+    for (const row of options[y]!) {
+      const savedBlock = block.slice();
+      const savedRun = run.slice();
+      let ok = true;
+      for (let x = 0; x < width && ok; x++) {
+        const clue = p.columns[x]!;
+        if (row[x] === FILLED) {
+          run[x]!++;
+          ok = block[x]! < clue.length && run[x]! <= clue[block[x]!]!;
+        } else if (run[x]! > 0) {
+          ok = run[x] === clue[block[x]!];
+          block[x]!++;
+          run[x] = 0;
+        }
+      }
+      if (ok) {
+        grid.set(row, y * width);
+        rec(y + 1);
+      }
+      block.set(savedBlock);
+      run.set(savedRun);
+    }
+  };
+  rec(0);
+  return found;
+}
+
+const key = (g: Grid) => g.join('');
+
+/** A random picture's puzzle (always solvable) or a puzzle with random clues (often not). */
+const smallPuzzle = fc.oneof(
+  fc
+    .record({
+      width: fc.integer({ min: 1, max: 8 }),
+      height: fc.integer({ min: 1, max: 8 }),
+      density: fc.double({ min: 0.15, max: 0.85, noNaN: true }),
+      coins: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 64, maxLength: 64 }),
+    })
+    .map(({ width, height, density, coins }) => {
+      const goal = Uint8Array.from({ length: width * height }, (_, i) => (coins[i]! < density ? FILLED : EMPTY));
+      const { rows, columns } = cluesOf(goal, width, height);
+      return makePuzzle(rows, columns, {}, goal);
+    }),
+  fc
+    .record({ width: fc.integer({ min: 1, max: 6 }), height: fc.integer({ min: 1, max: 6 }) })
+    .chain(({ width, height }) =>
+      fc.record({
+        rows: fc.array(fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 2 }), { minLength: height, maxLength: height }),
+        columns: fc.array(fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 2 }), { minLength: width, maxLength: width }),
+      }),
+    )
+    .map(({ rows, columns }) => makePuzzle(rows, columns)),
+);
+
+function expectSolutionsMatch(result: SolveResult, truth: Grid[], maxSolutions: number, p: Puzzle): void {
+  const truthKeys = new Set(truth.map(key));
+  for (const s of result.solutions) {
+    expect(isSolution(p, s)).toBe(true);
+    expect(truthKeys.has(key(s))).toBe(true);
+  }
+  expect(new Set(result.solutions.map(key)).size).toBe(result.solutions.length);
+  expect(result.solutions.length).toBe(Math.min(truth.length, maxSolutions));
+  expect(result.metrics.solutionsFound).toBe(result.solutions.length);
+  if (truth.length === 0) expect(result.status).toBe('contradiction');
+  else if (truth.length === 1) expect(result.status).toBe(maxSolutions === 1 ? 'solved' : 'unique');
+  else expect(result.status).toBe(maxSolutions === 1 ? 'solved' : 'multiple');
+  if (result.solutions.length > 0) {
+    expect(result.grid).toEqual(result.solutions[0]);
+    expect(result.metrics.cellsResolved).toBe(p.width * p.height);
+  }
+}
+
+describe('backtrack and probe against a brute force', () => {
+  for (const strategy of [backtrackStrategy, probeStrategy]) {
+    it(`${strategy.name} finds exactly the brute-force solutions (up to maxSolutions)`, () => {
+      fc.assert(
+        fc.property(smallPuzzle, fc.constantFrom(1, 2, 2, 3), (p, maxSolutions) => {
+          const truth = bruteForceSolutions(p, 50);
+          const result = strategy.solve(p, solveOptions({ maxSolutions }));
+          expectSolutionsMatch(result, truth, maxSolutions, p);
+          expect(result.metrics.decisions).toBeGreaterThanOrEqual(result.metrics.maxDepth);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  it('probe agrees with backtrack on solution counts', () => {
+    fc.assert(
+      fc.property(smallPuzzle, (p) => {
+        const a = backtrackStrategy.solve(p, solveOptions({ maxSolutions: 3 }));
+        const b = probeStrategy.solve(p, solveOptions({ maxSolutions: 3 }));
+        expect(b.solutions.length).toBe(a.solutions.length);
+        expect(b.status).toBe(a.status);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives the same answers with every branch heuristic, value order and without the cache', () => {
+    fc.assert(
+      fc.property(
+        smallPuzzle,
+        fc.record({
+          branch: fc.constantFrom('first', 'lines', 'neighbours'),
+          first: fc.constantFrom('filled', 'empty'),
+          cache: fc.boolean(),
+          probing: fc.boolean(),
+          probeScope: fc.constantFrom('local', 'all'),
+          rememberRates: fc.boolean(),
+        }),
+        (p, params) => {
+          const truth = bruteForceSolutions(p, 50);
+          const result = solveBySearch(p, solveOptions({ maxSolutions: 2, params }), DEFAULT_SEARCH);
+          expectSolutionsMatch(result, truth, 2, p);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('overlap strategy against a brute force', () => {
+  it('never sets a cell that differs from a solution, and reports the status its grid supports', () => {
+    fc.assert(
+      fc.property(smallPuzzle, (p) => {
+        const truth = bruteForceSolutions(p, 10_000);
+        const result = overlapStrategy.solve(p, solveOptions());
+        expect(result.metrics.decisions).toBe(0);
+        expect(result.metrics.deadEnds).toBe(0);
+        if (result.status === 'contradiction') {
+          expect(truth).toHaveLength(0);
+          return;
+        }
+        for (const s of truth) result.grid.forEach((v, i) => v !== UNKNOWN && expect(v).toBe(s[i]));
+        if (truth.length === 0) return; // overlap may miss a contradiction and stall
+        if (result.status === 'unique') {
+          expect(truth).toHaveLength(1);
+          expect(result.solutions).toEqual(truth);
+        } else expect(result.status).toBe('stuck');
+        expect(result.metrics.cellsResolved).toBe(result.grid.filter((v) => v !== UNKNOWN).length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('search bookkeeping', () => {
+  const params = { maxSolutions: 2 };
+  // Two 2x2 diagonals: the classic puzzle with exactly two solutions.
+  const twoWay = makePuzzle([[1], [1]], [[1], [1]]);
+
+  it('counts decisions and dead ends on a puzzle that needs a guess', () => {
+    const r = backtrackStrategy.solve(twoWay, solveOptions(params));
+    expect(r.status).toBe('multiple');
+    expect(r.solutions).toHaveLength(2);
+    expect(r.metrics.decisions).toBeGreaterThanOrEqual(2);
+    expect(r.metrics.maxDepth).toBe(1);
+    expect(r.metrics.deadEnds).toBe(0);
+    expect(r.metrics.lineSolves).toBeGreaterThan(0);
+  });
+
+  it('stops with timeout and the root grid when the cancellation check fires', () => {
+    const r = backtrackStrategy.solve(twoWay, { maxSolutions: 2, shouldStop: () => true });
+    expect(r.status).toBe('timeout');
+    expect(r.grid).toHaveLength(4);
+    expect(r.metrics.cellsResolved).toBe(r.grid.filter((v) => v !== UNKNOWN).length);
+  });
+
+  it('reports contradiction without dead ends when the first propagation fails', () => {
+    const impossible = makePuzzle([[2], [2]], [[1], [1]]);
+    const r = backtrackStrategy.solve(impossible, solveOptions(params));
+    expect(r.status).toBe('contradiction');
+    expect(r.metrics.deadEnds).toBe(0);
+    expect(r.metrics.decisions).toBe(0);
+    expect(r.solutions).toHaveLength(0);
+  });
+
+  it('rejects unknown params', () => {
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { branch: 'sideways' } }))).toThrow(/branch/);
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { first: 'maybe' } }))).toThrow(/first/);
+  });
+});
