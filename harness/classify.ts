@@ -1,8 +1,9 @@
-import { countKnown } from '../corpus/grid.js';
+import { countKnown, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagate.js';
-import { BacktrackSearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
+import { chooseBranchCell } from '../solvers/search/choose.js';
+import { Prober } from '../solvers/search/probe.js';
 import { solveByOverlap } from '../solvers/search/overlap.js';
 import { solveOptions } from '../solvers/types.js';
 
@@ -51,7 +52,7 @@ export interface Classification {
   solutions: Grid[];
   /** Single-cell probes tried (two propagations each). */
   probes: number;
-  /** Backtrack search counters; null when no search ran. */
+  /** Search counters (see GuessSearch); null when no search ran. */
   search: { deadEnds: number; decisions: number; maxDepth: number } | null;
   /** For two solutions: the number of cells where they differ. */
   differingCells: number | null;
@@ -168,16 +169,104 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
     return settle('probe-solvable', 'probe');
   }
 
-  // The plain backtrack search from the clues, so its counters mean what they mean in `run`.
-  const search = new BacktrackSearch(puzzle, solveOptions({ maxSolutions: 2, shouldStop }), DEFAULT_SEARCH);
-  const result = search.run();
-  c.search = { deadEnds: result.metrics.deadEnds, decisions: result.metrics.decisions, maxDepth: result.metrics.maxDepth };
-  c.solutions = result.solutions;
-  if (result.status === 'timeout') return settle('unknown', 'search');
-  if (result.solutions.length >= 2) {
-    c.differingCells = countDiffering(result.solutions[0]!, result.solutions[1]!);
+  // Search from where logic stalled, so that its counters measure the guessing logic could not avoid.
+  const search = new GuessSearch(puzzle, prop, shouldStop);
+  search.run();
+  c.search = { deadEnds: search.deadEnds, decisions: search.decisions, maxDepth: search.maxDepth };
+  c.solutions = search.solutions;
+  if (search.stopped) return settle('unknown', 'search');
+  if (search.solutions.length >= 2) {
+    c.differingCells = countDiffering(search.solutions[0]!, search.solutions[1]!);
     return settle('multiple-solutions', 'search');
   }
-  if (result.solutions.length === 1) return settle('needs-guessing', 'search');
+  if (search.solutions.length === 1) return settle('needs-guessing', 'search');
   return settle('no-solution', 'search');
 }
+
+/** Search nodes between two polls of the cancellation check (the propagator polls as well). */
+const POLL_NODES = 64;
+
+/**
+ * Depth-first search for up to two solutions, starting from a propagator at the probing fixpoint.
+ * It composes the search module's parts — exact propagation after each guess, the Prober at every
+ * node (forced values and the cells both values agree on, and the branch cell it ranks best),
+ * the `lines` cell choice when probing ranks none — as the `probe` strategy does, but from the
+ * stalled grid instead of from the clues: searching from the clues counts again, as dead ends, the
+ * contradictions the probing stage already turned into deductions.
+ *
+ * `deadEnds` counts guesses refuted: a branch whose propagation or probing fails. Contradictions
+ * met by probing inside a node are deductions, not guesses, and are not counted.
+ */
+export class GuessSearch {
+  readonly solutions: Grid[] = [];
+  deadEnds = 0;
+  decisions = 0;
+  maxDepth = 0;
+  stopped = false;
+
+  private readonly prober: Prober;
+  private nodes = 0;
+
+  constructor(
+    private readonly puzzle: Puzzle,
+    private readonly prop: Propagator,
+    private readonly shouldStop: () => boolean,
+  ) {
+    this.prober = new Prober(prop);
+  }
+
+  run(): void {
+    if (this.probeNode(0)) this.search(0);
+  }
+
+  /** Probes the current node around the cells set since trail position `from` (0: everywhere); false when it has no solution or the limit was hit. */
+  private probeNode(from: number): boolean {
+    const alive = this.prober.run(from);
+    if (this.prop.stopped) this.stopped = true;
+    return alive && !this.stopped;
+  }
+
+  private search(depth: number): void {
+    const prop = this.prop;
+    if (++this.nodes % POLL_NODES === 0 && this.shouldStop()) {
+      this.stopped = true;
+      return;
+    }
+    if (prop.unknownCells() === 0) {
+      this.record();
+      return;
+    }
+    // The prober's ranking belongs to this node: read it before the children probe.
+    let cell = this.prober.bestCell;
+    let first = this.prober.bestValue;
+    if (cell < 0 || prop.grid[cell] !== UNKNOWN) {
+      cell = chooseBranchCell(prop, 'lines');
+      first = FILLED;
+    }
+    for (const value of first === FILLED ? FILL_THEN_EMPTY : EMPTY_THEN_FILL) {
+      const mark = prop.trailLength;
+      this.decisions++;
+      prop.assign(cell, value);
+      let alive = prop.propagate();
+      if (prop.stopped) this.stopped = true;
+      if (alive && !this.stopped) alive = this.probeNode(mark);
+      if (!alive && !this.stopped) this.deadEnds++;
+      if (alive && !this.stopped) {
+        if (depth + 1 > this.maxDepth) this.maxDepth = depth + 1;
+        this.search(depth + 1);
+      }
+      prop.undo(mark);
+      if (this.stopped || this.solutions.length >= 2) return;
+    }
+  }
+
+  private record(): void {
+    const grid = this.prop.grid.slice();
+    if (!isSolution(this.puzzle, grid))
+      throw new Error(`classify: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);
+    this.solutions.push(grid);
+  }
+}
+
+const FILL_THEN_EMPTY = [FILLED, EMPTY] as const;
+const EMPTY_THEN_FILL = [EMPTY, FILLED] as const;

@@ -5,19 +5,21 @@ import { prePropagate } from './sat/pre-propagate.js';
 import { SatSolver } from './sat/solver.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from './types.js';
 
-/** The `propagate` param: line propagation before encoding (default on). */
-export function readPropagateParam(params: SolveOptions['params']): boolean {
-  const raw = params?.propagate;
-  if (raw === undefined) return true;
+/** A yes/no param (true/false, 1/0, on/off), `fallback` when absent. */
+export function readBooleanParam(params: SolveOptions['params'], name: string, fallback: boolean): boolean {
+  const raw = params?.[name];
+  if (raw === undefined) return fallback;
   if (raw === true || raw === 1 || raw === 'true' || raw === 'on') return true;
   if (raw === false || raw === 0 || raw === 'false' || raw === 'off') return false;
-  throw new Error(`sat: propagate must be true or false, got ${JSON.stringify(raw)}`);
+  throw new Error(`sat: ${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
  * `propagate`, default true); the puzzle is then encoded with those cells as unit clauses (see
- * sat/encode.ts) and solved. Each solution is verified, then excluded by a blocking clause over the
+ * sat/encode.ts) and solved. The engine branches on cell variables only (param `cellDecisions`,
+ * default true): the automaton states follow from the cells by propagation, and on samples of the
+ * tournament puzzles this took a third to two thirds fewer conflicts than branching on every variable. Each solution is verified, then excluded by a blocking clause over the
  * undecided cells, and the engine is asked again, until `maxSolutions` are found or none is left.
  *
  * Metrics: deadEnds = conflicts, decisions = the engine's decisions, maxDepth = its highest
@@ -26,8 +28,8 @@ export function readPropagateParam(params: SolveOptions['params']): boolean {
  * at level 0, and the CNF's variables and clauses.
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
-  const usePropagation = readPropagateParam(options.params);
-  const branchOnCellsOnly = options.params?.cellDecisions !== false;
+  const usePropagation = readBooleanParam(options.params, 'propagate', true);
+  const branchOnCellsOnly = readBooleanParam(options.params, 'cellDecisions', true);
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);

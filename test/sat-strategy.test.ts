@@ -8,7 +8,7 @@ import { EMPTY, FILLED, makePuzzle, type Clue, type Grid, type Puzzle } from '..
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { createRng, probabilityThreshold } from '../corpus/random.js';
 import { builtInStrategies, loadStrategy } from '../solvers/registry.js';
-import { readPropagateParam, sat } from '../solvers/sat-strategy.js';
+import { readBooleanParam, sat } from '../solvers/sat-strategy.js';
 import { solveOptions } from '../solvers/types.js';
 
 /** Block lengths of a row given as a bit mask (bit x = column x filled). */
@@ -117,22 +117,26 @@ describe('sat strategy', () => {
     expect(await loadStrategy('sat')).toBe(sat);
   });
 
-  it('reads the propagate param', () => {
-    expect(readPropagateParam(undefined)).toBe(true);
-    expect(readPropagateParam({ propagate: false })).toBe(false);
-    expect(readPropagateParam({ propagate: 'off' })).toBe(false);
-    expect(readPropagateParam({ propagate: 1 })).toBe(true);
-    expect(() => readPropagateParam({ propagate: 'maybe' })).toThrow(/propagate/);
+  it('reads yes/no params', () => {
+    expect(readBooleanParam(undefined, 'propagate', true)).toBe(true);
+    expect(readBooleanParam({ propagate: false }, 'propagate', true)).toBe(false);
+    expect(readBooleanParam({ propagate: 'off' }, 'propagate', true)).toBe(false);
+    expect(readBooleanParam({ cellDecisions: 1 }, 'cellDecisions', false)).toBe(true);
+    expect(() => readBooleanParam({ propagate: 'maybe' }, 'propagate', true)).toThrow(/propagate/);
+    expect(() => sat.solve(makePuzzle([[1]], [[1]]), solveOptions({ params: { cellDecisions: 'x' } }))).toThrow(/cellDecisions/);
   });
 
-  for (const propagate of [true, false]) {
-    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate})`, () => {
+  for (const [propagate, cellDecisions] of [
+    [true, true],
+    [false, false],
+  ]) {
+    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate}, cellDecisions ${cellDecisions})`, () => {
       const seen = new Set<number>();
       fc.assert(
         fc.property(randomPuzzle(8), (puzzle) => {
           const expected = bruteForceSolutions(puzzle, 2);
           seen.add(expected.length);
-          const r = sat.solve(puzzle, solveOptions({ params: { propagate } }));
+          const r = sat.solve(puzzle, solveOptions({ params: { propagate, cellDecisions } }));
           expect(r.solutions).toHaveLength(expected.length);
           expect(r.metrics.solutionsFound).toBe(expected.length);
           expect(r.status).toBe(['contradiction', 'unique', 'multiple'][expected.length]);

@@ -7,7 +7,7 @@ import type { Cnf } from './dimacs.js';
  * Cell (row r, column c) is variable r·width + c + 1 (true = filled). Each line's clue is read by a
  * deterministic automaton whose states, in order, are
  *     G0, F1,1 … F1,b1, G1, F2,1 … F2,b2, G2, …, Fk,bk, Gk
- * (Gj: in the gap after block j; Fj,t: t cells of block j seen). From a state the automaton either
+ * (Gj: in the gap after block j, G0 before the first block; Fj,t: t cells of block j seen). From a state the automaton either
  * stays (Gj on an empty cell) or moves to the next state, and the kind of the state it lands in
  * says what the cell was: an F state is entered only on a filled cell, a G state only on an empty
  * one. Accepting: Gk and Fk,bk.

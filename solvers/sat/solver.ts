@@ -56,6 +56,10 @@ const RESTART_BASE = 100;
 const FIRST_REDUCE = 2000;
 const REDUCE_INCREMENT = 300;
 const STOP_POLL_INTERVAL = 1000;
+/** Marks in `seen` during minimisation: a literal of the learnt clause, one shown implied, one shown not. */
+const IN_CLAUSE = 1;
+const REMOVABLE = 2;
+const FAILED = 3;
 
 /** The Luby sequence 1 1 2 1 1 2 4 1 1 2 … (0-based index), as used for restart lengths. */
 export function luby(i: number): number {
@@ -114,7 +118,9 @@ export class SatSolver {
 
   private readonly trail: Int32Array;
   private trailSize = 0;
-  private readonly trailLim: number[] = [];
+  /** trailLim[d]: the trail size where decision level d + 1 starts; `levels` is the current level. */
+  private trailLim: Int32Array;
+  private levels = 0;
   private qhead = 0;
 
   private varInc = 1;
@@ -123,11 +129,15 @@ export class SatSolver {
   private reduceInterval = FIRST_REDUCE;
   /** Trail size at the last removal of satisfied clauses. */
   private simplifiedAt = -1;
+  /** No removal of satisfied clauses before this many propagations (MiniSat's throttle: a pass costs a scan of every clause). */
+  private nextSimplify = 0;
 
   // Scratch state reused across conflicts.
   private readonly learnt: number[] = [];
   private readonly toClear: number[] = [];
-  private readonly stack: number[] = [];
+  /** Depth-first walk of `redundant`: literals and the next reason position to visit. */
+  private readonly stackLit: Int32Array;
+  private readonly stackNext: Int32Array;
   private readonly levelStamp: Int32Array;
   private stamp = 0;
   private assumptions: Int32Array = new Int32Array(0);
@@ -146,7 +156,10 @@ export class SatSolver {
     this.seen = new Uint8Array(numVars);
     this.decision = new Uint8Array(numVars).fill(1);
     this.trail = new Int32Array(numVars);
+    this.trailLim = new Int32Array(numVars + 1);
     this.levelStamp = new Int32Array(numVars + 1);
+    this.stackLit = new Int32Array(numVars);
+    this.stackNext = new Int32Array(numVars);
     this.heap = new VarHeap(numVars, this.activity);
     for (let v = 0; v < numVars; v++) this.heap.insert(v);
   }
@@ -268,14 +281,14 @@ export class SatSolver {
   }
 
   private decisionLevel(): number {
-    return this.trailLim.length;
+    return this.levels;
   }
 
   private enqueue(lit: number, from: number): void {
     const v = lit >> 1;
     this.vals[lit] = 1;
     this.vals[lit ^ 1] = -1;
-    this.level[v] = this.trailLim.length;
+    this.level[v] = this.levels;
     this.reason[v] = from;
     this.trail[this.trailSize++] = lit;
   }
@@ -306,7 +319,7 @@ export class SatSolver {
   private propagate(): number {
     const { vals, trail, level, reason, watches, watchCount } = this;
     const mem = this.arena.mem; // no clause is allocated during propagation
-    const decisionLevel = this.trailLim.length;
+    const decisionLevel = this.levels;
     const start = this.qhead;
     let qhead = start;
     let trailSize = this.trailSize;
@@ -389,7 +402,7 @@ export class SatSolver {
     }
     this.trailSize = stop;
     this.qhead = stop;
-    this.trailLim.length = level;
+    this.levels = level;
   }
 
   private bumpVar(v: number): void {
@@ -452,7 +465,7 @@ export class SatSolver {
         const v = q >> 1;
         if (seen[v] === 0 && level[v]! > 0) {
           this.bumpVar(v);
-          seen[v] = 1;
+          seen[v] = IN_CLAUSE;
           if (level[v]! >= current) pending++;
           else out.push(q);
         }
@@ -469,12 +482,12 @@ export class SatSolver {
     const toClear = this.toClear;
     toClear.length = 0;
     for (let i = 1; i < out.length; i++) toClear.push(out[i]!);
-    let levels = 0;
-    for (let i = 1; i < out.length; i++) levels |= 1 << (level[out[i]! >> 1]! & 31);
+    let signature = 0;
+    for (let i = 1; i < out.length; i++) signature |= 1 << (level[out[i]! >> 1]! & 31);
     let j = 1;
     for (let i = 1; i < out.length; i++) {
       const l = out[i]!;
-      if (reason[l >> 1] === NO_REASON || !this.redundant(l, levels)) out[j++] = l;
+      if (reason[l >> 1] === NO_REASON || !this.redundant(l, signature)) out[j++] = l;
     }
     out.length = j;
     for (const l of toClear) seen[l >> 1] = 0;
@@ -490,35 +503,50 @@ export class SatSolver {
 
   /**
    * True when literal p of the learnt clause is implied by the others: every path back through
-   * reason clauses ends in literals already in the clause (marked seen). `levels` is a bit
-   * signature of the clause's decision levels, a cheap early exit.
+   * reason clauses ends in literals of the clause. A depth-first walk over the reasons; its verdicts
+   * are remembered in `seen` (REMOVABLE / FAILED) for the rest of this conflict, so no literal is
+   * explored twice. `signature` has a bit per decision level of the clause (mod 32): a literal of
+   * another level can never be implied by the clause.
    */
-  private redundant(p: number, levels: number): boolean {
-    const { seen, level, reason, toClear, stack } = this;
+  private redundant(p: number, signature: number): boolean {
+    const { seen, level, reason, toClear, stackLit, stackNext } = this;
     const mem = this.arena.mem;
-    stack.length = 0;
-    stack.push(p);
-    const top = toClear.length;
-    while (stack.length > 0) {
-      const cr = reason[stack.pop()! >> 1]!;
-      const size = mem[cr]!;
-      for (let k = 1; k < size; k++) {
-        const q = mem[cr + HEADER + k]!;
-        const v = q >> 1;
-        if (seen[v] === 0 && level[v]! > 0) {
-          if (reason[v] !== NO_REASON && ((1 << (level[v]! & 31)) & levels) !== 0) {
-            seen[v] = 1;
-            stack.push(q);
-            toClear.push(q);
-          } else {
-            for (let i = top; i < toClear.length; i++) seen[toClear[i]! >> 1] = 0;
-            toClear.length = top;
-            return false;
+    let depth = 0;
+    stackLit[0] = p;
+    stackNext[0] = 1;
+    for (;;) {
+      const q = stackLit[depth]!;
+      const cr = reason[q >> 1]!;
+      const k = stackNext[depth]!;
+      if (k < mem[cr]!) {
+        stackNext[depth] = k + 1;
+        const l = mem[cr + HEADER + k]!;
+        const v = l >> 1;
+        const mark = seen[v]!;
+        if (level[v] === 0 || mark === IN_CLAUSE || mark === REMOVABLE) continue;
+        if (mark === FAILED || reason[v] === NO_REASON || ((1 << (level[v]! & 31)) & signature) === 0) {
+          // Everything on the path down to here depends on l: none of it is implied.
+          for (let i = 0; i <= depth; i++) {
+            const w = stackLit[i]! >> 1;
+            if (seen[w] === 0) {
+              seen[w] = FAILED;
+              toClear.push(stackLit[i]!);
+            }
           }
+          return false;
         }
+        depth++;
+        stackLit[depth] = l;
+        stackNext[depth] = 1;
+        continue;
       }
+      // Every antecedent of q is implied: so is q.
+      if (seen[q >> 1] === 0) {
+        seen[q >> 1] = REMOVABLE;
+        toClear.push(q);
+      }
+      if (depth-- === 0) return true;
     }
-    return true;
   }
 
   /** Records the assumptions behind the failed assumption `p` (false on the trail). */
@@ -557,8 +585,13 @@ export class SatSolver {
   }
 
   private newDecisionLevel(): void {
-    this.trailLim.push(this.trailSize);
-    if (this.trailLim.length > this.stats.maxDecisionLevel) this.stats.maxDecisionLevel = this.trailLim.length;
+    if (this.levels === this.trailLim.length) {
+      const grown = new Int32Array(this.trailLim.length * 2 + 1); // repeated assumptions add empty levels
+      grown.set(this.trailLim);
+      this.trailLim = grown;
+    }
+    this.trailLim[this.levels++] = this.trailSize;
+    if (this.levels > this.stats.maxDecisionLevel) this.stats.maxDecisionLevel = this.levels;
   }
 
   private locked(cr: number): boolean {
@@ -611,7 +644,8 @@ export class SatSolver {
         this.cancelUntil(0);
         return 'restart';
       }
-      if (this.decisionLevel() === 0 && this.trailSize !== this.simplifiedAt) this.removeSatisfied();
+      if (this.decisionLevel() === 0 && this.trailSize !== this.simplifiedAt && this.stats.propagations >= this.nextSimplify)
+        this.removeSatisfied();
       if (this.stats.conflicts >= this.nextReduce) {
         this.reduceInterval += REDUCE_INCREMENT;
         this.nextReduce = this.stats.conflicts + this.reduceInterval;
@@ -675,6 +709,10 @@ export class SatSolver {
       return;
     }
     this.simplifiedAt = this.trailSize;
+    let literals = 0;
+    for (const cr of this.clauses) literals += this.arena.size(cr);
+    for (const cr of this.learnts) literals += this.arena.size(cr);
+    this.nextSimplify = this.stats.propagations + literals;
     const mem = this.arena.mem;
     const satisfied = (cr: number) => {
       for (let k = 0; k < mem[cr]!; k++) if (this.vals[mem[cr + HEADER + k]!] === 1) return true;

@@ -1,11 +1,12 @@
 import { isSolution } from '../../corpus/grid.js';
+import { createRng, type Rng } from '../../corpus/random.js';
 import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
 import { Propagator } from '../propagate.js';
 import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../types.js';
-import { BRANCH_HEURISTICS, chooseBranchCell, type BranchHeuristic } from './choose.js';
+import { BRANCH_HEURISTICS, BranchChooser, type BranchHeuristic } from './choose.js';
 import { propagationMetrics, solveResult } from './outcome.js';
-import { Prober } from './probe.js';
+import { PROBE_RATINGS, Prober, type ProbeRating } from './probe.js';
 
 export interface SearchSettings {
   /** Probe at every search node (see Prober). */
@@ -20,6 +21,17 @@ export interface SearchSettings {
   probeScope: 'local' | 'all';
   /** Probing: branch on the best rate measured so far over all cells (see Prober.rememberRates). */
   rememberRates: boolean;
+  /** Probing: how a cell's two impacts make its branching rate. */
+  rating: ProbeRating;
+  /** Probing: branch on the cell the probes rank best (else on the `branch` heuristic's choice). */
+  probeRanks: boolean;
+  /** Probing with restarts: alternate runs between the probes' ranking and the `branch` heuristic. */
+  alternate: boolean;
+  /**
+   * Restart the search with perturbed choices when a run exceeds its budget of decisions (the
+   * budget grows each time, so a run eventually completes and the search stays complete).
+   */
+  restarts: boolean;
 }
 
 export const DEFAULT_SEARCH: SearchSettings = {
@@ -29,22 +41,38 @@ export const DEFAULT_SEARCH: SearchSettings = {
   cache: true,
   probeScope: 'local',
   rememberRates: true,
+  rating: 'product',
+  probeRanks: true,
+  alternate: false,
+  restarts: true,
 };
+
+/** Decisions allowed in the first run; each restart allows RESTART_GROWTH times more. */
+const FIRST_BUDGET = 64;
+const RESTART_GROWTH = 1.5;
 
 /** Search nodes between two polls of the cancellation check (the propagator polls as well). */
 const POLL_NODES = 64;
 
 /**
  * Settings from a strategy's `params`: probing, branch (first|lines|neighbours), first (filled|empty),
- * cache, probeScope (local|all), rememberRates. Unknown values throw.
+ * cache, probeScope (local|all), rememberRates, rating (product|min|sqrt|sum), restarts. Unknown values throw.
  */
 export function searchSettings(params: SolveOptions['params'], defaults: SearchSettings): SearchSettings {
   const settings = { ...defaults };
   if (!params) return settings;
   if (params.probing !== undefined) settings.probing = params.probing === true || params.probing === 'true';
   if (params.cache !== undefined) settings.cache = !(params.cache === false || params.cache === 'false');
+  if (params.probeRanks !== undefined) settings.probeRanks = !(params.probeRanks === false || params.probeRanks === 'false');
+  if (params.alternate !== undefined) settings.alternate = !(params.alternate === false || params.alternate === 'false');
+  if (params.restarts !== undefined) settings.restarts = !(params.restarts === false || params.restarts === 'false');
   if (params.rememberRates !== undefined)
     settings.rememberRates = !(params.rememberRates === false || params.rememberRates === 'false');
+  if (params.rating !== undefined) {
+    const rating = String(params.rating) as ProbeRating;
+    if (!PROBE_RATINGS.includes(rating)) throw new Error(`unknown rating "${rating}" (known: ${PROBE_RATINGS.join(', ')})`);
+    settings.rating = rating;
+  }
   if (params.probeScope !== undefined) {
     if (params.probeScope !== 'local' && params.probeScope !== 'all')
       throw new Error(`param probeScope must be local or all, got "${params.probeScope}"`);
@@ -85,7 +113,18 @@ export class BacktrackSearch {
   private readonly settings: SearchSettings;
   private readonly prop: Propagator;
   private readonly prober: Prober | null;
+  private readonly chooser: BranchChooser;
   private nodes = 0;
+  /** Decisions at which the current run gives up (Infinity: no limit). */
+  private budgetEnd = Infinity;
+  /** Set when the current run gave up on its budget. */
+  private cutOff = false;
+  private restarts = 0;
+  /** Perturbs choices in runs after the first; null in the first run. */
+  private rng: Rng | null = null;
+  private readonly seen = new Set<string>();
+  /** Branch on the probes' ranking in the current run (runs alternate with `branch` when both are on). */
+  private rankByProbes: boolean;
 
   constructor(puzzle: Puzzle, options: SolveOptions, settings: SearchSettings) {
     this.puzzle = puzzle;
@@ -93,9 +132,12 @@ export class BacktrackSearch {
     this.settings = settings;
     this.prop = new Propagator(puzzle, new ExactLineSolver(), { cache: settings.cache, shouldStop: options.shouldStop });
     this.prober = settings.probing ? new Prober(this.prop) : null;
+    this.chooser = new BranchChooser(this.prop);
+    this.rankByProbes = settings.probing && settings.probeRanks;
     if (this.prober) {
       this.prober.scope = settings.probeScope;
       this.prober.rememberRates = settings.rememberRates;
+      this.prober.rating = settings.rating;
     }
   }
 
@@ -110,10 +152,39 @@ export class BacktrackSearch {
     const rootAlive = this.prober ? this.probeNode(0) : true;
     const rootGrid = prop.grid.slice();
     if (this.stopped) return this.result('timeout', rootGrid);
-    if (rootAlive) this.search(0);
+    if (rootAlive) this.searchWithRestarts();
     const grid = this.solutions[0] ?? rootGrid;
     if (this.stopped) return this.result('timeout', grid);
     return this.result(statusOfSolutions(this.solutions.length, this.options.maxSolutions), grid);
+  }
+
+  /**
+   * Runs the search from the root, restarting with a larger budget while a run is cut off. A run
+   * that ends within its budget explored its whole tree, so its outcome is final; solutions found
+   * by cut-off runs are real and kept (duplicates are dropped).
+   */
+  private searchWithRestarts(): void {
+    if (!this.settings.restarts) {
+      this.search(0);
+      return;
+    }
+    let budget = FIRST_BUDGET;
+    for (;;) {
+      this.cutOff = false;
+      this.budgetEnd = this.decisions + budget;
+      this.search(0);
+      if (!this.cutOff || this.stopped || this.solutions.length >= this.options.maxSolutions) return;
+      this.restarts++;
+      budget = Math.ceil(budget * RESTART_GROWTH);
+      // Later runs break ties and order values at random (seeded: the same puzzle, the same runs).
+      this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
+      if (this.prober) {
+        this.prober.jitter = this.rng;
+        this.prober.selectRemembered();
+        // Heavy tails differ between choices: alternating them is a small portfolio.
+        if (this.settings.probeRanks && this.settings.alternate) this.rankByProbes = !this.rankByProbes;
+      }
+    }
   }
 
   private result(status: SolveResult['status'], grid: Grid): SolveResult {
@@ -122,6 +193,7 @@ export class BacktrackSearch {
     metrics.decisions = this.decisions;
     metrics.deadEnds = this.deadEnds;
     metrics.maxDepth = this.maxDepth;
+    if (this.settings.restarts) metrics.extra.restarts = this.restarts;
     if (this.prober) {
       metrics.extra.probes = this.prober.probes;
       metrics.extra.probeContradictions = this.prober.contradictions;
@@ -144,7 +216,7 @@ export class BacktrackSearch {
   }
 
   private done(): boolean {
-    return this.stopped || this.solutions.length >= this.options.maxSolutions;
+    return this.stopped || this.cutOff || this.solutions.length >= this.options.maxSolutions;
   }
 
   /** Explores the subtree of the current (propagated, consistent) grid. */
@@ -154,17 +226,25 @@ export class BacktrackSearch {
       this.stopped = true;
       return;
     }
+    if (this.decisions >= this.budgetEnd) {
+      this.cutOff = true;
+      return;
+    }
     let cell = -1;
     let first: number = this.settings.firstValue;
-    if (this.prober && prop.unknownCells() > 0) {
+    if (this.prober && this.rankByProbes && prop.unknownCells() > 0) {
       cell = this.prober.bestCell;
       first = this.prober.bestValue;
     }
-    if (cell < 0 || prop.grid[cell] !== 0) cell = chooseBranchCell(prop, this.settings.branch);
+    if (cell < 0 || prop.grid[cell] !== 0) {
+      cell = this.chooser.choose(this.settings.branch, this.rng);
+      if (this.chooser.value !== 0) first = this.chooser.value;
+    }
     if (cell < 0) {
       this.record();
       return;
     }
+    if (this.rng && this.rng.nextBelow(2) === 0) first = first === FILLED ? EMPTY : FILLED;
     const values = first === FILLED ? FILL_THEN_EMPTY : EMPTY_THEN_FILL;
     for (const value of values) {
       const mark = prop.trailLength;
@@ -187,6 +267,10 @@ export class BacktrackSearch {
     const grid = this.prop.grid.slice();
     if (!isSolution(this.puzzle, grid))
       throw new Error(`backtrack: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);
+    // A later run may meet a solution an earlier, cut-off run already found.
+    const key = String.fromCharCode(...grid);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     this.solutions.push(grid);
   }
 }

@@ -1,4 +1,5 @@
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
+import type { Rng } from '../../corpus/random.js';
 import type { Propagator } from '../propagate.js';
 
 /**
@@ -42,6 +43,12 @@ export class Prober {
   private readonly strongValue: Uint8Array;
   /** Rank branch cells by every cell's last measured rate, not only by this run's probes. */
   rememberRates = true;
+  /** When set, rates are scaled by a random factor in [0.75, 1.25] when compared (restarts vary their choices). */
+  jitter: Rng | null = null;
+  /** Probe every unknown cell when listing them all, not only those next to known cells or the edge. */
+  everyCell = false;
+  /** How the two impacts of a cell combine into its branching rate (see ProbeRating). */
+  rating: ProbeRating = 'product';
   /** Which cells a run starts with: `local` = around the recent changes, `all` = every cell next to a known one. */
   scope: 'local' | 'all' = 'local';
 
@@ -95,30 +102,40 @@ export class Prober {
       // Both values possible: rank the cell by what its weaker value decides.
       const weak = Math.min(this.filledImpact, this.emptyImpact);
       const strong = Math.max(this.filledImpact, this.emptyImpact);
-      const mode = (globalThis as { RATE?: string }).RATE ?? 'min';
-      const rate =
-        mode === 'min' ? weak * 65536 + strong : mode === 'sqrt' ? Math.sqrt(strong / (weak + 1)) + weak : mode === 'product' ? (weak + 1) * (strong + 1) : mode === 'sum' ? weak + strong : -weak * 65536 - strong;
+      const rate = rateOf(this.rating, weak, strong);
       this.rate[cell] = rate;
       this.strongValue[cell] = this.filledImpact >= this.emptyImpact ? FILLED : EMPTY;
-      if (rate > bestRate) {
-        bestRate = rate;
+      const jittered = this.jitter === null ? rate : rate * (0.75 + this.jitter.nextUint32() / 2 ** 33);
+      if (jittered > bestRate) {
+        bestRate = jittered;
         this.bestCell = cell;
         this.bestValue = this.filledImpact >= this.emptyImpact ? FILLED : EMPTY;
       }
     }
-    if (this.bestCell >= 0 && grid[this.bestCell] !== UNKNOWN) this.bestCell = -1;
-    if (this.rememberRates) {
-      for (let cell = 0; cell < grid.length; cell++) {
-        if (grid[cell] !== UNKNOWN) continue;
-        const rate = this.rate[cell]!;
-        if (rate > bestRate) {
-          bestRate = rate;
-          this.bestCell = cell;
-          this.bestValue = this.strongValue[cell]!;
-        }
+    if (this.bestCell >= 0 && grid[this.bestCell] !== UNKNOWN) {
+      this.bestCell = -1;
+      bestRate = -1;
+    }
+    if (this.rememberRates) this.selectRemembered(bestRate);
+    return true;
+  }
+
+  /** Makes the unknown cell with the best remembered rate (if above `floor`) the branching choice. */
+  selectRemembered(floor = -1): void {
+    const grid = this.prop.grid;
+    let bestRate = floor;
+    if (floor < 0) this.bestCell = -1;
+    for (let cell = 0; cell < grid.length; cell++) {
+      if (grid[cell] !== UNKNOWN) continue;
+      const rate = this.rate[cell]!;
+      if (rate < 0) continue;
+      const jittered = this.jitter === null ? rate : rate * (0.75 + this.jitter.nextUint32() / 2 ** 33);
+      if (jittered > bestRate) {
+        bestRate = jittered;
+        this.bestCell = cell;
+        this.bestValue = this.strongValue[cell]!;
       }
     }
-    return true;
   }
 
   private list(cell: number): void {
@@ -147,6 +164,7 @@ export class Prober {
       const y = (cell / width) | 0;
       const x = cell - y * width;
       if (
+        this.everyCell ||
         x === 0 ||
         x === width - 1 ||
         y === 0 ||
@@ -217,6 +235,28 @@ export class Prober {
     for (let i = 0; i < commonCount; i++) prop.assign(this.common[i]!, this.commonValue[i]!);
     this.decided += commonCount;
     return prop.propagate() ? LEARNT : DEAD;
+  }
+}
+
+/**
+ * Ranking a cell from the number of cells each of its values decides (weak ≤ strong):
+ * `product` (weak+1)(strong+1), the usual look-ahead score, rewarding cells where both branches
+ * shrink the problem; `min` the weaker impact first, the stronger to break ties; `sqrt`
+ * √(strong/(weak+1)) + weak; `sum` weak + strong.
+ */
+export type ProbeRating = 'product' | 'min' | 'sqrt' | 'sum';
+export const PROBE_RATINGS: readonly ProbeRating[] = ['product', 'min', 'sqrt', 'sum'];
+
+function rateOf(rating: ProbeRating, weak: number, strong: number): number {
+  switch (rating) {
+    case 'product':
+      return (weak + 1) * (strong + 1);
+    case 'min':
+      return weak * 65536 + strong;
+    case 'sqrt':
+      return Math.sqrt(strong / (weak + 1)) + weak;
+    case 'sum':
+      return weak + strong;
   }
 }
 
