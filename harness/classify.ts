@@ -1,5 +1,6 @@
 import { countKnown, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
+import { createRng, type Rng } from '../corpus/random.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagate.js';
 import { chooseBranchCell } from '../solvers/search/choose.js';
@@ -42,7 +43,10 @@ export type ClassifyStage = 'overlap' | 'line' | 'probe' | 'search';
 export interface Classification {
   class: PuzzleClass;
   stage: ClassifyStage;
-  /** Cells known after each stage's fixpoint; null when the stage did not run or met a contradiction. */
+  /**
+   * Cells known after overlap logic, after exact line propagation, after probing (all cells when
+   * line logic already finished the puzzle); null when the stage did not run or met a contradiction.
+   */
   overlapResolved: number | null;
   lineResolved: number | null;
   probeResolved: number | null;
@@ -109,6 +113,13 @@ export function countDiffering(a: Grid, b: Grid): number {
   let n = 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) n++;
   return n;
+}
+
+/** 1 where two grids differ, 0 elsewhere (a `mark` for the renderers). */
+export function differingMask(a: Grid, b: Grid): Uint8Array {
+  const mark = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) mark[i] = a[i] !== b[i] ? 1 : 0;
+  return mark;
 }
 
 /** Classifies one puzzle, trying the cheaper logic first. Pure apart from the cancellation check. */
@@ -185,27 +196,38 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
 
 /** Search nodes between two polls of the cancellation check (the propagator polls as well). */
 const POLL_NODES = 64;
+/** Decisions allowed in the first search run; each restart allows RESTART_GROWTH times more. */
+const FIRST_BUDGET = 64;
+const RESTART_GROWTH = 1.5;
 
 /**
  * Depth-first search for up to two solutions, starting from a propagator at the probing fixpoint.
- * It composes the search module's parts — exact propagation after each guess, the Prober at every
- * node (forced values and the cells both values agree on, and the branch cell it ranks best),
- * the `lines` cell choice when probing ranks none — as the `probe` strategy does, but from the
- * stalled grid instead of from the clues: searching from the clues counts again, as dead ends, the
+ * It composes the search module's parts as the `probe` strategy does — exact propagation after each
+ * guess, the Prober at every node (forced values, the cells both values agree on, and the branch
+ * cell it ranks best), the `lines` cell choice when probing ranks none, restarts with a growing
+ * decision budget and seeded random tie-breaks against heavy tails — but from the stalled grid
+ * instead of from the clues: searching from the clues would count again, as dead ends, the
  * contradictions the probing stage already turned into deductions.
  *
- * `deadEnds` counts guesses refuted: a branch whose propagation or probing fails. Contradictions
- * met by probing inside a node are deductions, not guesses, and are not counted.
+ * `deadEnds` counts guesses refuted (a branch whose propagation or probing fails) over all runs;
+ * contradictions met by probing inside a node are deductions, not guesses, and are not counted.
+ * A run that ends within its budget explored its whole tree, so only such a run settles the count
+ * of solutions; solutions found by cut-off runs are real and kept.
  */
 export class GuessSearch {
   readonly solutions: Grid[] = [];
   deadEnds = 0;
   decisions = 0;
   maxDepth = 0;
+  restarts = 0;
   stopped = false;
 
   private readonly prober: Prober;
+  private readonly seen = new Set<string>();
   private nodes = 0;
+  private budgetEnd = Infinity;
+  private cutOff = false;
+  private rng: Rng | null = null;
 
   constructor(
     private readonly puzzle: Puzzle,
@@ -216,10 +238,23 @@ export class GuessSearch {
   }
 
   run(): void {
-    if (this.probeNode(0)) this.search(0);
+    if (!this.probeNode(0)) return;
+    let budget = FIRST_BUDGET;
+    for (;;) {
+      this.cutOff = false;
+      this.budgetEnd = this.decisions + budget;
+      this.search(0);
+      if (!this.cutOff || this.stopped || this.solutions.length >= 2) return;
+      this.restarts++;
+      budget = Math.ceil(budget * RESTART_GROWTH);
+      this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
+      this.prober.jitter = this.rng;
+      // The children overwrote the root's ranking: pick again from every cell's last measured rate.
+      this.prober.selectRemembered();
+    }
   }
 
-  /** Probes the current node around the cells set since trail position `from` (0: everywhere); false when it has no solution or the limit was hit. */
+  /** Probes around the cells set since trail position `from` (0: everywhere); false when the node has no solution or the limit was hit. */
   private probeNode(from: number): boolean {
     const alive = this.prober.run(from);
     if (this.prop.stopped) this.stopped = true;
@@ -236,6 +271,10 @@ export class GuessSearch {
       this.record();
       return;
     }
+    if (this.decisions >= this.budgetEnd) {
+      this.cutOff = true;
+      return;
+    }
     // The prober's ranking belongs to this node: read it before the children probe.
     let cell = this.prober.bestCell;
     let first = this.prober.bestValue;
@@ -243,6 +282,7 @@ export class GuessSearch {
       cell = chooseBranchCell(prop, 'lines');
       first = FILLED;
     }
+    if (this.rng && this.rng.nextBelow(2) === 0) first = first === FILLED ? EMPTY : FILLED;
     for (const value of first === FILLED ? FILL_THEN_EMPTY : EMPTY_THEN_FILL) {
       const mark = prop.trailLength;
       this.decisions++;
@@ -256,7 +296,7 @@ export class GuessSearch {
         this.search(depth + 1);
       }
       prop.undo(mark);
-      if (this.stopped || this.solutions.length >= 2) return;
+      if (this.stopped || this.cutOff || this.solutions.length >= 2) return;
     }
   }
 
@@ -264,6 +304,10 @@ export class GuessSearch {
     const grid = this.prop.grid.slice();
     if (!isSolution(this.puzzle, grid))
       throw new Error(`classify: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);
+    // A later run may meet again a solution that a cut-off run found.
+    const key = Buffer.from(grid.buffer, grid.byteOffset, grid.length).toString('latin1');
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     this.solutions.push(grid);
   }
 }

@@ -17,6 +17,8 @@ export interface PoolOptions {
   workers: number;
   /** Old-generation heap limit of each worker thread, in MiB. */
   memoryMb: number;
+  /** The worker module (an absolute path); default the strategy-running worker. */
+  filename?: string;
 }
 
 /** Extra time a strategy gets past its soft limit before its thread is terminated. */
@@ -65,7 +67,7 @@ export class SolverPool {
 
   constructor(readonly options: PoolOptions) {
     this.piscina = new Piscina({
-      filename: workerFile(),
+      filename: options.filename ?? workerFile(),
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: 60_000,

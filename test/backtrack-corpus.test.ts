@@ -14,8 +14,11 @@ const designed = listPuzzleFiles(BUNDLED_CORPUS)
 const withGoal = designed.filter((p) => p.goal);
 
 const tournament = loadPuzzles(join(BUNDLED_CORPUS, 'tournament', 'taai2011-questions.txt'));
-/** Every fifth puzzle: a deterministic sample that keeps the run short (the benchmark runs all). */
-const tournamentSample = tournament.filter((_, i) => i % 5 === 0);
+/**
+ * A deterministic sample that keeps the run short: every sixth of the first 300 puzzles. Many of the
+ * later ones take seconds each (they are hard for every strategy); the benchmark script runs all.
+ */
+const tournamentSample = tournament.slice(0, 300).filter((_, i) => i % 6 === 0);
 
 const label = (p: Puzzle) => p.meta.source ?? p.id;
 const sameGrid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);

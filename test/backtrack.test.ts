@@ -148,17 +148,23 @@ describe('backtrack and probe against a brute force', () => {
     );
   });
 
-  it('gives the same answers with every branch heuristic, value order and without the cache', () => {
+  it('gives the same answers with every search setting, including restarts after every decision', () => {
     fc.assert(
       fc.property(
         smallPuzzle,
         fc.record({
-          branch: fc.constantFrom('first', 'lines', 'neighbours'),
+          branch: fc.constantFrom('first', 'lines', 'neighbours', 'density'),
           first: fc.constantFrom('filled', 'empty'),
           cache: fc.boolean(),
           probing: fc.boolean(),
           probeScope: fc.constantFrom('local', 'all'),
           rememberRates: fc.boolean(),
+          rating: fc.constantFrom('product', 'min', 'sqrt', 'sum'),
+          probeRanks: fc.boolean(),
+          alternate: fc.boolean(),
+          restarts: fc.boolean(),
+          restartBudget: fc.constantFrom(1, 2, 64),
+          restartPlan: fc.constantFrom('geometric', 'luby'),
         }),
         (p, params) => {
           const truth = bruteForceSolutions(p, 50);
@@ -166,8 +172,27 @@ describe('backtrack and probe against a brute force', () => {
           expectSolutionsMatch(result, truth, 2, p);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
+  });
+
+  it('stays complete across many restarts: every solution once, and contradictions proven', () => {
+    // 5x5 with every line [1]: the 120 permutation matrices.
+    const permutations = makePuzzle(Array.from({ length: 5 }, () => [1]), Array.from({ length: 5 }, () => [1]));
+    // Line logic accepts it, yet no layout exists (columns need two runs each, rows hold 8 cells).
+    const impossible = makePuzzle([[], [2], [1, 1], [1, 1], [1, 1]], [[1, 1], [1, 1], [1, 1], [1, 1]]);
+    for (const probing of [false, true])
+      for (const restartPlan of ['geometric', 'luby']) {
+        const params = { restartBudget: 1, probing, restartPlan };
+        const all = solveBySearch(permutations, solveOptions({ maxSolutions: 500, params }), DEFAULT_SEARCH);
+        expect(all.status).toBe('multiple');
+        expect(all.solutions).toHaveLength(120);
+        expect(new Set(all.solutions.map(key)).size).toBe(120);
+        expect(all.metrics.extra.restarts).toBeGreaterThan(3);
+        const none = solveBySearch(impossible, solveOptions({ maxSolutions: 2, params }), DEFAULT_SEARCH);
+        expect(none.status).toBe('contradiction');
+        expect(none.metrics.deadEnds).toBeGreaterThan(0);
+      }
   });
 });
 
@@ -230,5 +255,9 @@ describe('search bookkeeping', () => {
   it('rejects unknown params', () => {
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { branch: 'sideways' } }))).toThrow(/branch/);
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { first: 'maybe' } }))).toThrow(/first/);
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { rating: 'best' } }))).toThrow(/rating/);
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { probeScope: 'some' } }))).toThrow(/probeScope/);
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { restartBudget: 0 } }))).toThrow(/restartBudget/);
+    expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { restartPlan: 'often' } }))).toThrow(/restartPlan/);
   });
 });

@@ -11,6 +11,7 @@ import { registerCnf } from './cnf.js';
 import { registerCompare } from './compare.js';
 import { registerBenchCheck } from './bench-check.js';
 import { registerReport } from './report.js';
+import { registerClassify } from './classify.js';
 
 /** Every CLI command registers itself here, one module per command. */
 export function registerCommands(program: Command): void {
@@ -26,4 +27,5 @@ export function registerCommands(program: Command): void {
   registerCompare(program);
   registerBenchCheck(program);
   registerReport(program);
+  registerClassify(program);
 }

@@ -5,7 +5,7 @@
  *        [--count 1000] [--size 30] [--density 0.5] [--seed 2024] [--timeout 60000] [--runs 5]
  *        [--params '{"probing":true}'] [--corpus DIR]
  *
- * corpus:     each webpbn and seed puzzle, warm (two unmeasured runs first), median of --runs runs,
+ * corpus:     each webpbn and seed puzzle, warm (three unmeasured passes over them all first), median of --runs runs,
  *             uniqueness check (maxSolutions 2).
  * random:     --count random puzzles (each cell filled with probability --density, seeded), one run
  *             each with a --timeout deadline, times binned as in Jan Wolter's solver survey.
@@ -69,27 +69,28 @@ console.log(`strategy ${strategy.name}${params ? ` params ${JSON.stringify(param
 
 if (sets.includes('corpus')) {
   const runs = Math.max(3, Number(values.runs));
-  console.log(`\n== corpus puzzles: warm, median of ${runs} runs, maxSolutions 2`);
+  console.log(`\n== corpus puzzles: warm, median of ${runs} runs each, maxSolutions 2`);
   const dirs = ['webpbn', 'seeds'].map((d) => join(values.corpus!, d)).filter((d) => existsSync(d));
-  for (const dir of dirs)
-    for (const puzzle of loadPuzzles(dir)) {
-      for (let i = 0; i < 2; i++) solveTimed(strategy, puzzle, 2, timeoutMs);
-      const times: number[] = [];
-      let last: SolveResult | undefined;
-      for (let i = 0; i < runs; i++) {
-        const { ms, result } = solveTimed(strategy, puzzle, 2, timeoutMs);
-        times.push(ms);
-        last = result;
-      }
-      const r = last!;
-      const goal =
-        puzzle.goal && r.status === 'unique' ? (r.solutions[0]!.every((v, i) => v === puzzle.goal![i]) ? 'goal ok' : 'GOAL DIFFERS') : '';
-      console.log(
-        `${(puzzle.meta.catalogue ?? puzzle.meta.source ?? puzzle.id).padEnd(34).slice(0, 34)} ${`${puzzle.width}x${puzzle.height}`.padStart(6)} ` +
-          `${r.status.padEnd(9)} ${median(times).toFixed(2).padStart(9)} ms  decisions ${r.metrics.decisions} deadEnds ${r.metrics.deadEnds} ` +
-          `lineSolves ${r.metrics.lineSolves} ${goal} ${checkSolutions(puzzle, r)}`,
-      );
+  const puzzles = dirs.flatMap((dir) => loadPuzzles(dir));
+  // Warm every code path (one- and two-word lines, probing) before measuring anything.
+  for (let i = 0; i < 3; i++) for (const puzzle of puzzles) solveTimed(strategy, puzzle, 2, timeoutMs);
+  for (const puzzle of puzzles) {
+    const times: number[] = [];
+    let last: SolveResult | undefined;
+    for (let i = 0; i < runs; i++) {
+      const { ms, result } = solveTimed(strategy, puzzle, 2, timeoutMs);
+      times.push(ms);
+      last = result;
     }
+    const r = last!;
+    const goal =
+      puzzle.goal && r.status === 'unique' ? (r.solutions[0]!.every((v, i) => v === puzzle.goal![i]) ? 'goal ok' : 'GOAL DIFFERS') : '';
+    console.log(
+      `${(puzzle.meta.catalogue ?? puzzle.meta.source ?? puzzle.id).padEnd(34).slice(0, 34)} ${`${puzzle.width}x${puzzle.height}`.padStart(6)} ` +
+        `${r.status.padEnd(9)} ${median(times).toFixed(2).padStart(9)} ms  decisions ${r.metrics.decisions} deadEnds ${r.metrics.deadEnds} ` +
+        `lineSolves ${r.metrics.lineSolves} ${goal} ${checkSolutions(puzzle, r)}`,
+    );
+  }
 }
 
 if (sets.includes('random')) {

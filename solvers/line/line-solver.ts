@@ -24,10 +24,3 @@ export function lineClue(clue: Clue | Int32Array): Int32Array {
   for (let i = 0; i < clue.length; i++) if (clue[i]! > 0) out[j++] = clue[i]!;
   return out;
 }
-
-/** Cells the blocks need at least: their lengths plus one gap between neighbours (0 for an empty clue). */
-export function minimumLength(clue: Int32Array): number {
-  let sum = clue.length > 0 ? clue.length - 1 : 0;
-  for (let i = 0; i < clue.length; i++) sum += clue[i]!;
-  return sum;
-}

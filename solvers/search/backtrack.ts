@@ -4,92 +4,28 @@ import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
 import { Propagator } from '../propagate.js';
 import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../types.js';
-import { BRANCH_HEURISTICS, BranchChooser, type BranchHeuristic } from './choose.js';
+import { BranchChooser } from './choose.js';
 import { propagationMetrics, solveResult } from './outcome.js';
-import { PROBE_RATINGS, Prober, type ProbeRating } from './probe.js';
+import { Prober } from './probe.js';
+import { DEFAULT_SEARCH, searchSettings, type SearchSettings } from './settings.js';
 
-export interface SearchSettings {
-  /** Probe at every search node (see Prober). */
-  probing: boolean;
-  /** Cell choice when probing does not rank the cells. */
-  branch: BranchHeuristic;
-  /** Value tried first on a branch cell (probing tries the value that decides more cells first). */
-  firstValue: typeof FILLED | typeof EMPTY;
-  /** Line-result cache in the propagator. */
-  cache: boolean;
-  /** Probing: which cells each node probes (see Prober.scope). */
-  probeScope: 'local' | 'all';
-  /** Probing: branch on the best rate measured so far over all cells (see Prober.rememberRates). */
-  rememberRates: boolean;
-  /** Probing: how a cell's two impacts make its branching rate. */
-  rating: ProbeRating;
-  /** Probing: branch on the cell the probes rank best (else on the `branch` heuristic's choice). */
-  probeRanks: boolean;
-  /** Probing with restarts: alternate runs between the probes' ranking and the `branch` heuristic. */
-  alternate: boolean;
-  /**
-   * Restart the search with perturbed choices when a run exceeds its budget of decisions (the
-   * budget grows each time, so a run eventually completes and the search stays complete).
-   */
-  restarts: boolean;
-}
+export { DEFAULT_SEARCH, searchSettings, type SearchSettings };
 
-export const DEFAULT_SEARCH: SearchSettings = {
-  probing: false,
-  branch: 'lines',
-  firstValue: FILLED,
-  cache: true,
-  probeScope: 'local',
-  rememberRates: true,
-  rating: 'product',
-  probeRanks: true,
-  alternate: false,
-  restarts: true,
-};
-
-/** Decisions allowed in the first run; each restart allows RESTART_GROWTH times more. */
-const FIRST_BUDGET = 64;
+/** Geometric restarts: each run allows RESTART_GROWTH times the decisions of the one before. */
 const RESTART_GROWTH = 1.5;
+
+/** The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …, i ≥ 1. */
+export function luby(i: number): number {
+  for (;;) {
+    let k = 1;
+    while ((1 << k) - 1 < i) k++;
+    if ((1 << k) - 1 === i) return 1 << (k - 1);
+    i -= (1 << (k - 1)) - 1;
+  }
+}
 
 /** Search nodes between two polls of the cancellation check (the propagator polls as well). */
 const POLL_NODES = 64;
-
-/**
- * Settings from a strategy's `params`: probing, branch (first|lines|neighbours), first (filled|empty),
- * cache, probeScope (local|all), rememberRates, rating (product|min|sqrt|sum), restarts. Unknown values throw.
- */
-export function searchSettings(params: SolveOptions['params'], defaults: SearchSettings): SearchSettings {
-  const settings = { ...defaults };
-  if (!params) return settings;
-  if (params.probing !== undefined) settings.probing = params.probing === true || params.probing === 'true';
-  if (params.cache !== undefined) settings.cache = !(params.cache === false || params.cache === 'false');
-  if (params.probeRanks !== undefined) settings.probeRanks = !(params.probeRanks === false || params.probeRanks === 'false');
-  if (params.alternate !== undefined) settings.alternate = !(params.alternate === false || params.alternate === 'false');
-  if (params.restarts !== undefined) settings.restarts = !(params.restarts === false || params.restarts === 'false');
-  if (params.rememberRates !== undefined)
-    settings.rememberRates = !(params.rememberRates === false || params.rememberRates === 'false');
-  if (params.rating !== undefined) {
-    const rating = String(params.rating) as ProbeRating;
-    if (!PROBE_RATINGS.includes(rating)) throw new Error(`unknown rating "${rating}" (known: ${PROBE_RATINGS.join(', ')})`);
-    settings.rating = rating;
-  }
-  if (params.probeScope !== undefined) {
-    if (params.probeScope !== 'local' && params.probeScope !== 'all')
-      throw new Error(`param probeScope must be local or all, got "${params.probeScope}"`);
-    settings.probeScope = params.probeScope;
-  }
-  if (params.branch !== undefined) {
-    const branch = String(params.branch) as BranchHeuristic;
-    if (!BRANCH_HEURISTICS.includes(branch))
-      throw new Error(`unknown branch heuristic "${branch}" (known: ${BRANCH_HEURISTICS.join(', ')})`);
-    settings.branch = branch;
-  }
-  if (params.first !== undefined) {
-    if (params.first !== 'filled' && params.first !== 'empty') throw new Error(`param first must be filled or empty, got "${params.first}"`);
-    settings.firstValue = params.first === 'filled' ? FILLED : EMPTY;
-  }
-  return settings;
-}
 
 /**
  * Depth-first search over cell values with exact line propagation after every choice.
@@ -168,14 +104,15 @@ export class BacktrackSearch {
       this.search(0);
       return;
     }
-    let budget = FIRST_BUDGET;
+    const unit = this.settings.restartBudget;
+    let budget = unit;
     for (;;) {
       this.cutOff = false;
       this.budgetEnd = this.decisions + budget;
       this.search(0);
       if (!this.cutOff || this.stopped || this.solutions.length >= this.options.maxSolutions) return;
       this.restarts++;
-      budget = Math.ceil(budget * RESTART_GROWTH);
+      budget = this.settings.restartPlan === 'luby' ? unit * luby(this.restarts + 1) : Math.ceil(budget * RESTART_GROWTH);
       // Later runs break ties and order values at random (seeded: the same puzzle, the same runs).
       this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
       if (this.prober) {
@@ -268,7 +205,7 @@ export class BacktrackSearch {
     if (!isSolution(this.puzzle, grid))
       throw new Error(`backtrack: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);
     // A later run may meet a solution an earlier, cut-off run already found.
-    const key = String.fromCharCode(...grid);
+    const key = Buffer.from(grid.buffer, grid.byteOffset, grid.length).toString('latin1');
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.solutions.push(grid);
@@ -282,14 +219,24 @@ export function solveBySearch(puzzle: Puzzle, options: SolveOptions, defaults: S
   return new BacktrackSearch(puzzle, options, searchSettings(options.params, defaults)).run();
 }
 
+/**
+ * Depth-first search with exact line propagation; at every node it probes each unknown cell next
+ * to a known one (or to the edge), keeps what the probes force and branches on the cell whose two
+ * values both decide the most (a look-ahead choice); restarts with varied choices when a run
+ * exceeds its budget.
+ */
 export const backtrackStrategy: Strategy = {
   name: 'backtrack',
-  description: 'Exact line propagation with a line cache, then depth-first search on the most constrained cell',
+  description: 'Exact line propagation + depth-first search; probes every candidate cell at each node to learn and to pick the branch; restarts',
   solve: (puzzle, options) => solveBySearch(puzzle, options, DEFAULT_SEARCH),
 };
 
+/**
+ * The same search with probing limited to the cells next to what the last decision changed:
+ * cheaper nodes, weaker pruning and choices.
+ */
 export const probeStrategy: Strategy = {
   name: 'probe',
-  description: 'Backtracking with probing at every node: both values of cells near known ones, keeping what they force',
-  solve: (puzzle, options) => solveBySearch(puzzle, options, { ...DEFAULT_SEARCH, probing: true }),
+  description: 'Depth-first search with probing around each decision\'s changes (both values of nearby cells, keeping what they force); restarts',
+  solve: (puzzle, options) => solveBySearch(puzzle, options, { ...DEFAULT_SEARCH, probeScope: 'local' }),
 };

@@ -1,4 +1,5 @@
 import { isSolution } from '../../corpus/grid.js';
+import type { Puzzle } from '../../corpus/model.js';
 import { OverlapLineSolver } from '../line/overlap.js';
 import { Propagator } from '../propagate.js';
 import type { SolveOptions, SolveResult, Strategy } from '../types.js';
@@ -6,11 +7,12 @@ import { propagationMetrics, solveResult } from './outcome.js';
 
 /**
  * Simple line logic without guessing: the overlap line solver on every line, to a fixpoint.
- * Its deductions are forced, so a grid it completes is the puzzle's only solution.
+ * Its deductions are forced, so a grid it completes is the puzzle's only solution. `params.cache`
+ * (default true) turns the line cache off with false.
  */
-export function solveByOverlap(puzzle: Parameters<Strategy['solve']>[0], options: SolveOptions): SolveResult {
+export function solveByOverlap(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const prop = new Propagator(puzzle, new OverlapLineSolver(), {
-    cache: options.params?.cache !== false,
+    cache: options.params?.cache !== false && options.params?.cache !== 'false',
     shouldStop: options.shouldStop,
   });
   prop.enqueueAll();

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { cluesOf, countKnown } from '../corpus/grid.js';
+import { loadPuzzle } from '../corpus/load.js';
+import { BUNDLED_CORPUS } from '../corpus/paths.js';
+import { EMPTY, FILLED, UNKNOWN, makePuzzle } from '../corpus/model.js';
+import { overlapStrategy } from '../solvers/search/overlap.js';
+import { backtrackStrategy } from '../solvers/search/backtrack.js';
+import { solveOptions } from '../solvers/types.js';
+
+const webpbn = (n: number) => loadPuzzle(join(BUNDLED_CORPUS, 'webpbn', `${n}.non`));
+
+describe('overlap strategy', () => {
+  it('solves a line-logic puzzle (webpbn #529 "Swing", 45x45) to its goal and calls it unique', () => {
+    const swing = webpbn(529);
+    const r = overlapStrategy.solve(swing, solveOptions());
+    expect(r.status).toBe('unique');
+    expect(r.grid).toEqual(swing.goal);
+    expect(r.solutions).toEqual([swing.goal]);
+    expect(r.metrics.cellsResolved).toBe(45 * 45);
+    expect(r.metrics.lineSolves).toBeGreaterThan(90);
+    expect(r.metrics.decisions).toBe(0);
+    expect(r.metrics.deadEnds).toBe(0);
+    expect(r.metrics.maxDepth).toBe(0);
+    expect(overlapStrategy.solve(swing, solveOptions({ maxSolutions: 1 })).status).toBe('solved');
+  });
+
+  it('gets stuck where simple line logic stalls (webpbn #436), keeping only true cells', () => {
+    const edge = webpbn(436);
+    const r = overlapStrategy.solve(edge, solveOptions());
+    expect(r.status).toBe('stuck');
+    expect(r.solutions).toHaveLength(0);
+    expect(r.metrics.cellsResolved).toBe(countKnown(r.grid));
+    expect(r.metrics.cellsResolved).toBeLessThan(edge.width * edge.height);
+    r.grid.forEach((v, i) => v !== UNKNOWN && expect(v).toBe(edge.goal![i]));
+  });
+
+  it('reports a contradiction it can see', () => {
+    const r = overlapStrategy.solve(makePuzzle([[3], [3]], [[1], [1], [1]]), solveOptions());
+    expect(r.status).toBe('contradiction');
+    expect(r.solutions).toHaveLength(0);
+  });
+
+  it('reports timeout when stopped, with the cells deduced so far', () => {
+    const swing = webpbn(529);
+    const r = overlapStrategy.solve(swing, { maxSolutions: 2, shouldStop: () => true, params: { cache: false } });
+    expect(r.status).toBe('timeout');
+    expect(r.solutions).toHaveLength(0);
+    expect(r.metrics.cellsResolved).toBeLessThan(45 * 45);
+    r.grid.forEach((v, i) => v !== UNKNOWN && expect(v).toBe(swing.goal![i]));
+  });
+
+  it('never decides a cell differently from the solution backtrack finds on random puzzles', () => {
+    const puzzles = fc
+      .record({ width: fc.integer({ min: 2, max: 20 }), height: fc.integer({ min: 2, max: 20 }), seed: fc.integer() })
+      .map(({ width, height, seed }) => {
+        let state = seed | 0;
+        const goal = Uint8Array.from({ length: width * height }, () => {
+          state = (Math.imul(state, 1664525) + 1013904223) | 0;
+          return state >>> 31 === 1 ? FILLED : EMPTY;
+        });
+        const { rows, columns } = cluesOf(goal, width, height);
+        return makePuzzle(rows, columns, {}, goal);
+      });
+    fc.assert(
+      fc.property(puzzles, (p) => {
+        const overlap = overlapStrategy.solve(p, solveOptions());
+        const full = backtrackStrategy.solve(p, solveOptions({ maxSolutions: 2 }));
+        expect(overlap.status).not.toBe('contradiction');
+        // Forced cells agree with the picture and with every solution found.
+        for (const s of [p.goal!, ...full.solutions]) overlap.grid.forEach((v, i) => v !== UNKNOWN && expect(v).toBe(s[i]));
+        if (overlap.status === 'unique') expect(full.status).toBe('unique');
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
