@@ -1,46 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareFiles } from '../harness/compare.js';
 import { readCsv, writeCsv } from '../harness/csv.js';
-import { runCorpus } from '../harness/run.js';
+import { FAST, measure, SLOWER, tmp } from './helpers/slow-runs.js';
 
-// Real measured runs: slow-goal busy-waits `waitMs` per solve, so 100 against 50 is a true 2× slowdown.
-// One worker and waits of 50 ms keep the scheduler's delays (a few ms on a loaded machine) small beside them.
-const FIX = 'test/fixtures/harness';
-const SLOW = `${FIX}/slow-goal.mjs`;
-const PUZZLES = [1, 2, 3].map((n) => `${FIX}/tiny.json#${n}`);
-const FAST = 50;
-const SLOWER = 100;
-const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-compare-runs-'));
-
-const quietLog = () =>
-  new Writable({
-    write(_chunk, _enc, done) {
-      done();
-    },
-  }) as unknown as NodeJS.WriteStream;
-
-async function measure(waitMs: number, paths = PUZZLES): Promise<string> {
-  const run = await runCorpus({
-    paths,
-    strategies: [SLOW],
-    repeat: 5,
-    warmup: 0,
-    timeoutS: 10,
-    memoryMb: 256,
-    workers: 1,
-    maxSolutions: 2,
-    out: join(tmp(), `wait-${waitMs}.csv`),
-    quiet: true,
-    params: { waitMs },
-    log: quietLog(),
-  });
-  expect(run.exitCode).toBe(0);
-  return run.out;
-}
 
 describe('compare on real runs', () => {
   let base = '';

@@ -55,6 +55,17 @@ function solveTimed(s: Strategy, puzzle: Puzzle, maxSolutions: number, deadlineM
   return { ms: performance.now() - t0, result };
 }
 
+/** Prints the distribution of times (ms) over the survey's bins. */
+function printBins(times: number[]): void {
+  const bins = new Array<number>(BINS.length + 1).fill(0);
+  for (const ms of times) {
+    let b = BINS.findIndex((limit) => ms / 1000 < limit);
+    if (b < 0) b = BINS.length;
+    bins[b]!++;
+  }
+  bins.forEach((n, i) => console.log(`  ${binLabel(i).padEnd(8)} s  ${String(n).padStart(5)}  ${((100 * n) / times.length).toFixed(1).padStart(5)} %`));
+}
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -101,7 +112,6 @@ if (sets.includes('random')) {
   console.log(`\n== ${count} random ${size}x${size} puzzles, density ${density}, seed ${seed}, timeout ${timeoutMs} ms, maxSolutions 2`);
   // Warm the code up on a few puzzles outside the measured series.
   for (let i = 0; i < 5; i++) solveTimed(strategy, generateRandomPuzzle(size, size, density, createRng(deriveSeed(seed ^ 0xffff, i))), 2, timeoutMs);
-  const bins = new Array<number>(BINS.length + 1).fill(0);
   const statuses: Record<string, number> = {};
   const times: number[] = [];
   const slowest: { i: number; ms: number; status: string; decisions: number }[] = [];
@@ -112,15 +122,12 @@ if (sets.includes('random')) {
     if (checkSolutions(puzzle, result)) bad++;
     times.push(ms);
     statuses[result.status] = (statuses[result.status] ?? 0) + 1;
-    let b = BINS.findIndex((limit) => ms / 1000 < limit);
-    if (b < 0) b = BINS.length;
-    bins[b]!++;
     slowest.push({ i, ms, status: result.status, decisions: result.metrics.decisions });
   }
   slowest.sort((a, b) => b.ms - a.ms);
   const total = times.reduce((a, b) => a + b, 0);
   console.log(`statuses ${JSON.stringify(statuses)}; total ${(total / 1000).toFixed(1)} s; median ${median(times).toFixed(1)} ms; wrong solutions ${bad}`);
-  bins.forEach((n, i) => console.log(`  ${binLabel(i).padEnd(8)} s  ${String(n).padStart(5)}  ${((100 * n) / count).toFixed(1).padStart(5)} %`));
+  printBins(times);
   console.log(`slowest: ${slowest.slice(0, 5).map((s) => `#${s.i} ${s.ms.toFixed(0)} ms ${s.status} (${s.decisions} decisions)`).join('; ')}`);
 }
 
@@ -140,9 +147,9 @@ if (sets.includes('tournament')) {
     if (result.status === 'unique' && puzzle.goal && !result.solutions[0]!.every((v, i) => v === puzzle.goal![i])) uniqueWithoutRecord++;
   }
   const total = times.reduce((a, b) => a + b, 0);
-  times.sort((a, b) => a - b);
   console.log(
     `statuses ${JSON.stringify(statuses)}; total ${(total / 1000).toFixed(1)} s; median ${median(times).toFixed(1)} ms; ` +
-      `max ${times[times.length - 1]!.toFixed(0)} ms; wrong solutions ${bad}; unique but not the recorded solution ${uniqueWithoutRecord}`,
+      `max ${Math.max(...times).toFixed(0)} ms; wrong solutions ${bad}; unique but not the recorded solution ${uniqueWithoutRecord}`,
   );
+  printBins(times);
 }
