@@ -45,8 +45,6 @@ export class Prober {
   rememberRates = true;
   /** When set, rates are scaled by a random factor in [0.75, 1.25] when compared (restarts vary their choices). */
   jitter: Rng | null = null;
-  /** Probe every unknown cell when listing them all, not only those next to known cells or the edge. */
-  everyCell = false;
   /** How the two impacts of a cell combine into its branching rate (see ProbeRating). */
   rating: ProbeRating = 'product';
   /** Which cells a run starts with: `local` = around the recent changes, `all` = every cell next to a known one. */
@@ -164,7 +162,6 @@ export class Prober {
       const y = (cell / width) | 0;
       const x = cell - y * width;
       if (
-        this.everyCell ||
         x === 0 ||
         x === width - 1 ||
         y === 0 ||
