@@ -2,7 +2,7 @@
  * Line-solver throughput: solves per second of 30-cell lines with 5 blocks and a random partial
  * state, for the exact and the overlap line solvers (tinybench).
  *
- *   node dist/harness/scripts/bench-line.js [--cells 30] [--blocks 5] [--time 2000]
+ *   node dist/harness/bench/line.js [--cells 30] [--blocks 5] [--time 2000]
  *
  * Two kinds of state: "revealed" lines show a random subset of the cells of a real placement (so
  * they are solvable); "random" lines set random cells to random values (mostly impossible, so most
