@@ -172,7 +172,7 @@ export interface RunInfo {
   runIds: string[];
   gitCommits: string[];
   versions: string[];
-  /** Mean calibration time of the run (ms), or null when its CSV has too few (see runCalibration). */
+  /** Median calibration time of the run (ms), or null when its CSV has too few (see runCalibration). */
   calibMs: number | null;
 }
 
@@ -192,7 +192,7 @@ export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   threshold: 0.1,
   confidence: 0.95,
   strictCounters: false,
-  minTimeMs: 0,
+  minTimeMs: 1,
   normalize: true,
 };
 
@@ -243,16 +243,17 @@ export function groupPairs(records: CsvRecord[]): Map<string, CsvRecord[]> {
 }
 
 /** Fewest distinct calibrations a run needs before its speed is trusted for normalizing. */
-export const MIN_CALIBRATIONS = 20;
+export const MIN_CALIBRATIONS = 10;
 
 /**
- * A run's machine speed: the mean of its distinct calib_ms values (each worker re-measures about
- * once a second and stamps the latest value on its rows), or null when it has too few of them to
- * say — a short run's few samples would add more noise than they remove.
+ * A run's machine speed: the median of its distinct calib_ms values (each worker re-measures about
+ * once a second and stamps the latest value on its rows; the median ignores a stray slow one), or
+ * null when it has too few of them to say — a short run's few samples would add more noise than
+ * they remove.
  */
 export function runCalibration(records: CsvRecord[]): number | null {
   const values = [...new Set(records.map((r) => Number(r.calib_ms)).filter((v) => Number.isFinite(v) && v > 0))];
-  return values.length >= MIN_CALIBRATIONS ? values.reduce((a, b) => a + b, 0) / values.length : null;
+  return values.length >= MIN_CALIBRATIONS ? median(values.sort((a, b) => a - b)) : null;
 }
 
 /** A side's statuses, times (multiplied by `timeScale`) and counters. */

@@ -200,7 +200,7 @@ describe('output formats', () => {
     expect(json.format).toBe('nonobench-compare');
     expect(json.format_version).toBe(1);
     expect(json.summary).toMatchObject({ time_regressions: 1, status_regressions: 1, failed: true, exit_code: 1 });
-    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 0, normalize: true });
+    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 1, normalize: true });
     const cat = json.pairs.find((p: { puzzle_path: string; strategy: string }) => p.puzzle_path === 'corpus/puzzles/cat.non' && p.strategy === 'backtrack');
     expect(Object.keys(cat)).toEqual(['puzzle_id', 'puzzle_path', 'strategy', 'title', 'base', 'new', 'time', 'status', 'counter_changes']);
     expect(Object.keys(cat.time)).toEqual(['verdict', 'ratio', 'ci_low', 'ci_high', 'achieved_confidence', 'hodges_lehmann', 'p_value', 'note']);

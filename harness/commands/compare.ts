@@ -32,7 +32,7 @@ export function addCompareOptions(command: Command): Command {
     .addOption(
       new Option('--confidence <level>', 'confidence level of the intervals').argParser(confidenceLevel).default(DEFAULT_COMPARE_OPTIONS.confidence, '0.95'),
     )
-    .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides', nonNegativeNumber('--min-time'), 0)
+    .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides: below it timer and scheduler noise dominate', nonNegativeNumber('--min-time'), DEFAULT_COMPARE_OPTIONS.minTimeMs)
     .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
     .option('--raw-times', 'compare times as measured, without discounting a change of machine speed (calib_ms)')
     .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
