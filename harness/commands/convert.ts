@@ -3,17 +3,12 @@ import type { Command } from 'commander';
 import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpus/formats/index.js';
 import { loadPuzzles } from '../../corpus/load.js';
 import type { LoadOptions } from '../../corpus/validate.js';
+import { positiveIntegerOption } from './options.js';
 
 interface ConvertOptions {
   format?: string;
   maxSize?: string;
   solutions?: string;
-}
-
-/** A strictly positive integer option, or an error naming the option. */
-export function positiveIntegerOption(name: string, value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return Number(value);
 }
 
 /** `nonobench convert IN OUT`: reads any supported format, writes .non (or a `====` bundle) or JSON. */

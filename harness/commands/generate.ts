@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { writeSeries } from '../../corpus/generate.js';
 import { isValidSeed, MAX_SEED } from '../../corpus/random.js';
-import { positiveIntegerOption } from './convert.js';
+import { positiveIntegerOption } from './options.js';
 
 interface GenerateOptions {
   width: string;

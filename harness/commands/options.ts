@@ -37,3 +37,9 @@ export function collectParam(
   const parsed = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
   return { ...previous, [key]: parsed };
 }
+
+/** A strictly positive integer option, or an error naming the option (for options read after parsing). */
+export function positiveIntegerOption(name: string, value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
