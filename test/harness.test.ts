@@ -193,3 +193,23 @@ describe('run: killed midway', () => {
     });
   }
 });
+
+describe('bench', () => {
+  it('prints and writes a row per line solver and per strategy × puzzle, with the timing columns', async () => {
+    const out = join(tmp(), 'bench.csv');
+    const child = spawn(process.execPath, [CLI, 'bench', '--time', '20', '--strategies', 'overlap', '--out', out], { stdio: 'pipe' });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    const code = await new Promise((res) => child.once('exit', res));
+    expect(code).toBe(0);
+    const { columns, records } = readCsv(out);
+    expect(columns).toEqual(['name', 'kind', 'mean_ms', 'p75_ms', 'p99_ms', 'samples', 'ops_per_s', 'rme_pct']);
+    expect(records.filter((r) => r.kind === 'line').map((r) => r.name)).toEqual(['line exact 30 cells 5 blocks', 'line overlap 30 cells 5 blocks']);
+    expect(records.filter((r) => r.kind === 'strategy')).toHaveLength(5);
+    for (const r of records) {
+      expect(Number(r.samples)).toBeGreaterThan(0);
+      expect(Number(r.ops_per_s)).toBeGreaterThan(0);
+      expect(stdout).toContain(r.name);
+    }
+  });
+});
