@@ -90,7 +90,7 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
 
   const env = runEnvironment();
   const csv = new CsvAppender(out, RUN_COLUMNS);
-  const summary = new RunSummary();
+  const summary = new RunSummary(strategies.map((s) => s.name));
   const progress = createProgress(tasks.length, log, options.quiet);
   const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb });
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;

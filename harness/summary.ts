@@ -26,6 +26,9 @@ export function median(xs: number[]): number {
 export class RunSummary {
   private readonly tallies = new Map<string, StrategyTally>();
 
+  /** `order`: strategy names in the order the table lists them (others follow as they come). */
+  constructor(private readonly order: readonly string[] = []) {}
+
   add(strategy: string, status: RowStatus, timeMs: number | '', deadEnds: number | ''): void {
     let t = this.tallies.get(strategy);
     if (!t) {
@@ -44,7 +47,11 @@ export class RunSummary {
   }
 
   strategies(): StrategySummary[] {
-    return [...this.tallies].map(([strategy, t]) => ({
+    const rank = (name: string) => {
+      const i = this.order.indexOf(name);
+      return i < 0 ? this.order.length : i;
+    };
+    return [...this.tallies].sort(([a], [b]) => rank(a) - rank(b)).map(([strategy, t]) => ({
       strategy,
       tasks: [...t.statuses.values()].reduce((a, b) => a + b, 0),
       statuses: Object.fromEntries(t.statuses),
