@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { expandStrategyList, loadStrategy } from '../../solvers/registry.js';
-import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../bench.js';
+import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../bench/micro.js';
 import { writeCsv } from '../csv.js';
 import { positiveInt } from './options.js';
 

@@ -1,14 +1,14 @@
 import { Bench } from 'tinybench';
 import { join } from 'node:path';
-import { loadPuzzle } from '../corpus/load.js';
-import { BUNDLED_CORPUS } from '../corpus/paths.js';
-import { createRng } from '../corpus/random.js';
-import type { Puzzle } from '../corpus/model.js';
-import { lineSolveLoop, randomLineCases } from './calibration.js';
-import { ExactLineSolver } from '../solvers/line/exact.js';
-import { OverlapLineSolver } from '../solvers/line/overlap.js';
-import { deadlineAfter, type Strategy } from '../solvers/types.js';
-import { formatTable } from './summary.js';
+import { loadPuzzle } from '../../corpus/load.js';
+import { BUNDLED_CORPUS } from '../../corpus/paths.js';
+import { createRng } from '../../corpus/random.js';
+import type { Puzzle } from '../../corpus/model.js';
+import { lineSolveLoop, randomLineCases } from '../calibration.js';
+import { ExactLineSolver } from '../../solvers/line/exact.js';
+import { OverlapLineSolver } from '../../solvers/line/overlap.js';
+import { deadlineAfter, type Strategy } from '../../solvers/types.js';
+import { formatTable } from '../summary.js';
 
 /** The fixed puzzle set of the micro-benchmarks: small, quick for every strategy, in the bundled corpus. */
 export const BENCH_PUZZLES = [
