@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cluesOf, isSolution, runsOf } from '../corpus/grid.js';
+import { cluesOf, isSolution } from '../corpus/grid.js';
 import { loadPuzzle } from '../corpus/load.js';
-import { EMPTY, FILLED, makePuzzle, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { EMPTY, FILLED, makePuzzle, type Grid } from '../corpus/model.js';
 import { classify, countDiffering, type PuzzleClass } from '../harness/classify.js';
 import { enumeration } from '../solvers/enumeration.js';
 import { sat } from '../solvers/sat-strategy.js';
@@ -10,52 +10,9 @@ import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagate.js';
 import { solveByOverlap } from '../solvers/search/overlap.js';
 import { solveOptions } from '../solvers/types.js';
+import { bruteForceSolutions } from './helpers/brute-force.js';
 
 const LOGIC_CLASSES: PuzzleClass[] = ['overlap-solvable', 'line-solvable', 'probe-solvable', 'needs-guessing'];
-
-const sameClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[i]);
-
-/** Whether a column's cells so far (rows 0 … y) can still grow into its clue. */
-function columnPrefixFits(grid: Grid, width: number, x: number, rowsSoFar: number, clue: Clue): boolean {
-  const runs = runsOf(grid, x, width, rowsSoFar);
-  if (runs.length > clue.length) return false;
-  const open = grid[(rowsSoFar - 1) * width + x] === FILLED;
-  for (let i = 0; i < runs.length; i++) {
-    const last = i === runs.length - 1;
-    if (last && open ? runs[i]! > clue[i]! : runs[i] !== clue[i]) return false;
-  }
-  return true;
-}
-
-/** Up to `cap` solutions by trying every row that fits its clue, top to bottom, pruning on column prefixes. */
-function bruteForce(p: Puzzle, cap = 3): Grid[] {
-  const { width, height } = p;
-  const rowChoices = p.rows.map((clue) => {
-    const rows: number[][] = [];
-    for (let m = 0; m < 1 << width; m++) {
-      const row = Array.from({ length: width }, (_, i) => ((m >> i) & 1 ? FILLED : EMPTY));
-      if (sameClue(runsOf(row, 0, 1, width), clue)) rows.push(row);
-    }
-    return rows;
-  });
-  const grid = new Uint8Array(width * height);
-  const found: Grid[] = [];
-  const place = (y: number) => {
-    if (found.length >= cap) return;
-    if (y === height) {
-      if (isSolution(p, grid)) found.push(grid.slice());
-      return;
-    }
-    for (const row of rowChoices[y]!) {
-      grid.set(row, y * width);
-      let ok = true;
-      for (let x = 0; x < width && ok; x++) ok = columnPrefixFits(grid, width, x, y + 1, p.columns[x]!);
-      if (ok) place(y + 1);
-    }
-  };
-  place(0);
-  return found;
-}
 
 const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -117,7 +74,7 @@ describe('classify on known puzzles', () => {
 
   it('a hand-made puzzle whose totals agree but which has no solution: probing proves it', () => {
     const p = loadPuzzle('test/fixtures/classify/no-solution.non');
-    expect(bruteForce(p)).toHaveLength(0);
+    expect(bruteForceSolutions(p, 3)).toHaveLength(0);
     const c = classify(p);
     expect(c.class).toBe('no-solution');
     // Line propagation alone stalls without a contradiction; single-cell probing finds one.
@@ -175,7 +132,7 @@ describe('classify agrees with a brute-force solution count', () => {
     const seen = new Set<PuzzleClass>();
     fc.assert(
       fc.property(smallPuzzle, (p) => {
-        const solutions = bruteForce(p);
+        const solutions = bruteForceSolutions(p, 3);
         const c = classify(p);
         seen.add(c.class);
         const cells = p.width * p.height;

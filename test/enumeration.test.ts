@@ -1,71 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cluesOf, countKnown, isSolution, runsOf } from '../corpus/grid.js';
-import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { cluesOf, countKnown, isSolution } from '../corpus/grid.js';
+import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
 import { enumeration } from '../solvers/enumeration.js';
 import { placementCount } from '../solvers/line/enumerate.js';
 import { builtInStrategies } from '../solvers/registry.js';
 import { solveOptions, type SolveResult } from '../solvers/types.js';
-
-const SOLUTION_CAP = 2000;
-
-/** Every 0/1 row of `width` cells whose runs are `clue`, as cell arrays (independent of the strategy's generator). */
-function rowsWithClue(width: number, clue: Clue): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let m = 0; m < 1 << width; m++) {
-    const row = Uint8Array.from({ length: width }, (_, i) => ((m >> i) & 1 ? FILLED : EMPTY));
-    const runs = runsOf(row, 0, 1, width);
-    if (runs.length === clue.length && runs.every((r, i) => r === clue[i])) out.push(row);
-  }
-  return out;
-}
-
-/** All solutions (up to SOLUTION_CAP) by trying row placements top to bottom, pruning on column prefixes. */
-function bruteForce(p: Puzzle): Grid[] {
-  const { width, height } = p;
-  const candidates = p.rows.map((clue) => rowsWithClue(width, clue));
-  const solutions: Grid[] = [];
-  const grid = new Uint8Array(width * height);
-  // Per column: index of the current clue block and the length of the open run.
-  const block = new Int32Array(width);
-  const run = new Int32Array(width);
-  const place = (y: number): void => {
-    if (solutions.length >= SOLUTION_CAP) return;
-    if (y === height) {
-      for (let x = 0; x < width; x++) {
-        const clue = p.columns[x]!;
-        const closed = run[x]! > 0 ? (run[x] === clue[block[x]!] ? block[x]! + 1 : -1) : block[x]!;
-        if (closed !== clue.length) return;
-      }
-      solutions.push(grid.slice());
-      return;
-    }
-    for (const row of candidates[y]!) {
-      const savedBlock = block.slice();
-      const savedRun = run.slice();
-      let ok = true;
-      for (let x = 0; x < width && ok; x++) {
-        const clue = p.columns[x]!;
-        if (row[x] === FILLED) {
-          run[x]!++;
-          if (block[x]! >= clue.length || run[x]! > clue[block[x]!]!) ok = false;
-        } else if (run[x]! > 0) {
-          if (run[x] !== clue[block[x]!]) ok = false;
-          block[x]!++;
-          run[x] = 0;
-        }
-      }
-      if (ok) {
-        grid.set(row, y * width);
-        place(y + 1);
-      }
-      block.set(savedBlock);
-      run.set(savedRun);
-    }
-  };
-  place(0);
-  return solutions;
-}
+import { bruteForceSolutions } from './helpers/brute-force.js';
 
 const pictureArb = fc
   .record({ width: fc.integer({ min: 1, max: 8 }), height: fc.integer({ min: 1, max: 8 }), density: fc.double({ min: 0.2, max: 0.8, noNaN: true }) })
@@ -108,7 +49,7 @@ describe('enumeration strategy', () => {
     fc.assert(
       fc.property(pictureArb, fc.constantFrom(1, 2), (picture, maxSolutions) => {
         const p = puzzleOfPicture(picture);
-        const solutions = bruteForce(p);
+        const solutions = bruteForceSolutions(p, 2000);
         const r = enumeration.solve(p, solveOptions({ maxSolutions }));
         expect(['unique', 'solved', 'stuck']).toContain(r.status);
         expectSound(p, r, solutions, maxSolutions);
@@ -132,7 +73,7 @@ describe('enumeration strategy', () => {
         const rows = cluesOf(a.cells, a.width, a.height).rows;
         const columns = cluesOf(b.cells, b.width, b.height).columns;
         const p = makePuzzle(rows, columns);
-        const solutions = bruteForce(p);
+        const solutions = bruteForceSolutions(p, 2000);
         const r = enumeration.solve(p, solveOptions());
         if (r.status === 'contradiction') contradictions++;
         expect(['unique', 'stuck', 'contradiction']).toContain(r.status);
@@ -194,7 +135,7 @@ describe('enumeration placement cap', () => {
     fc.assert(
       fc.property(pictureArb, fc.integer({ min: 0, max: 60 }), (picture, cap) => {
         const p = puzzleOfPicture(picture);
-        const solutions = bruteForce(p);
+        const solutions = bruteForceSolutions(p, 2000);
         const full = enumeration.solve(p, solveOptions());
         const r = enumeration.solve(p, solveOptions({ params: { maxPlacements: cap } }));
         expect(['unique', 'stuck', 'too-large']).toContain(r.status);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { cluesOf, countKnown } from '../corpus/grid.js';
+import { countKnown } from '../corpus/grid.js';
 import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
-import { EMPTY, FILLED, UNKNOWN, makePuzzle } from '../corpus/model.js';
+import { UNKNOWN, makePuzzle } from '../corpus/model.js';
 import { overlapStrategy } from '../solvers/search/overlap.js';
 import { backtrackStrategy } from '../solvers/search/backtrack.js';
 import { solveOptions } from '../solvers/types.js';
+import { picturedPuzzle } from './helpers/pictures.js';
 
 const webpbn = (n: number) => loadPuzzle(join(BUNDLED_CORPUS, 'webpbn', `${n}.non`));
 
@@ -52,17 +53,7 @@ describe('overlap strategy', () => {
   });
 
   it('never decides a cell differently from the solution backtrack finds on random puzzles', () => {
-    const puzzles = fc
-      .record({ width: fc.integer({ min: 2, max: 20 }), height: fc.integer({ min: 2, max: 20 }), seed: fc.integer() })
-      .map(({ width, height, seed }) => {
-        let state = seed | 0;
-        const goal = Uint8Array.from({ length: width * height }, () => {
-          state = (Math.imul(state, 1664525) + 1013904223) | 0;
-          return state >>> 31 === 1 ? FILLED : EMPTY;
-        });
-        const { rows, columns } = cluesOf(goal, width, height);
-        return makePuzzle(rows, columns, {}, goal);
-      });
+    const puzzles = picturedPuzzle({ minSide: 2, maxSide: 20, minDensity: 0.5, maxDensity: 0.5 });
     fc.assert(
       fc.property(puzzles, (p) => {
         const overlap = overlapStrategy.solve(p, solveOptions());

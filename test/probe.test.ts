@@ -1,33 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { cluesOf } from '../corpus/grid.js';
 import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
-import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Puzzle } from '../corpus/model.js';
+import { UNKNOWN, makePuzzle, type Puzzle } from '../corpus/model.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagate.js';
 import { Prober } from '../solvers/search/probe.js';
 import { solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
 import { solveOptions } from '../solvers/types.js';
+import { picturedPuzzle } from './helpers/pictures.js';
 
-const pictured = fc
-  .record({
-    width: fc.integer({ min: 2, max: 14 }),
-    height: fc.integer({ min: 2, max: 14 }),
-    density: fc.double({ min: 0.3, max: 0.7, noNaN: true }),
-    seed: fc.integer(),
-  })
-  .map(({ width, height, density, seed }) => {
-    let state = seed | 0;
-    const next = () => {
-      state = (Math.imul(state, 1664525) + 1013904223) | 0;
-      return (state >>> 8) / 2 ** 24;
-    };
-    const goal = Uint8Array.from({ length: width * height }, () => (next() < density ? FILLED : EMPTY));
-    const { rows, columns } = cluesOf(goal, width, height);
-    return makePuzzle(rows, columns, {}, goal);
-  });
+const pictured = picturedPuzzle({ minSide: 2, maxSide: 14, minDensity: 0.3, maxDensity: 0.7 });
 
 function probedRoot(puzzle: Puzzle, scope: 'local' | 'all') {
   const prop = new Propagator(puzzle, new ExactLineSolver());

@@ -6,26 +6,10 @@ import { ExactLineSolver } from '../solvers/line/exact.js';
 import { OverlapLineSolver } from '../solvers/line/overlap.js';
 import type { LineSolver } from '../solvers/line/line-solver.js';
 import { Propagator } from '../solvers/propagate.js';
+import { picturedPuzzle } from './helpers/pictures.js';
 
 /** A puzzle read off a random picture (so its picture is one of its solutions). */
-const pictured = (maxSide: number) =>
-  fc
-    .record({
-      width: fc.integer({ min: 1, max: maxSide }),
-      height: fc.integer({ min: 1, max: maxSide }),
-      density: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
-      seed: fc.integer(),
-    })
-    .map(({ width, height, density, seed }) => {
-      let state = seed | 0;
-      const next = () => {
-        state = (Math.imul(state, 1664525) + 1013904223) | 0;
-        return (state >>> 8) / 2 ** 24;
-      };
-      const goal = Uint8Array.from({ length: width * height }, () => (next() < density ? FILLED : EMPTY));
-      const { rows, columns } = cluesOf(goal, width, height);
-      return makePuzzle(rows, columns, {}, goal);
-    });
+const pictured = (maxSide: number) => picturedPuzzle({ maxSide });
 
 /** The exact solver behind an interface the propagator does not recognise: forces the array form. */
 function arrayForm(): LineSolver {

@@ -4,87 +4,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cluesOf, isSolution } from '../corpus/grid.js';
 import { listPuzzleFiles, loadPuzzles } from '../corpus/load.js';
-import { EMPTY, FILLED, makePuzzle, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { EMPTY, FILLED, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { createRng, probabilityThreshold } from '../corpus/random.js';
 import { builtInStrategies, loadStrategy } from '../solvers/registry.js';
 import { readBooleanParam, sat } from '../solvers/sat-strategy.js';
 import { solveOptions } from '../solvers/types.js';
-
-/** Block lengths of a row given as a bit mask (bit x = column x filled). */
-function runsOfMask(mask: number, n: number): Clue {
-  const runs: number[] = [];
-  let run = 0;
-  for (let i = 0; i < n; i++) {
-    if ((mask >> i) & 1) run++;
-    else if (run > 0) {
-      runs.push(run);
-      run = 0;
-    }
-  }
-  if (run > 0) runs.push(run);
-  return runs;
-}
-
-const sameClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[i]);
-
-/** True when a column's cells so far (`prefix`, top to bottom) can still grow into its clue. */
-function columnPrefixFits(prefix: number[], clue: Clue, height: number): boolean {
-  const runs: number[] = [];
-  let run = 0;
-  for (const filled of prefix) {
-    if (filled) run++;
-    else if (run > 0) {
-      runs.push(run);
-      run = 0;
-    }
-  }
-  for (let i = 0; i < runs.length; i++) if (runs[i] !== clue[i]) return false;
-  const next = runs.length; // the block an open run belongs to, or the next block to start
-  if (run > 0 && !(next < clue.length && run <= clue[next]!)) return false;
-  // Cells the rest of the clue still needs below, the open run counting towards its block.
-  let need = -run;
-  for (let j = next; j < clue.length; j++) need += clue[j]! + (j > next ? 1 : 0);
-  return need <= height - prefix.length;
-}
-
-/** Solutions of a small puzzle by trying row placements top to bottom, up to `cap`. */
-function bruteForceSolutions(puzzle: Puzzle, cap: number): Grid[] {
-  const { width, height } = puzzle;
-  const rowOptions = puzzle.rows.map((clue) => {
-    const masks: number[] = [];
-    for (let m = 0; m < 1 << width; m++) if (sameClue(runsOfMask(m, width), clue)) masks.push(m);
-    return masks;
-  });
-  const chosen: number[] = [];
-  const found: Grid[] = [];
-  const columnsFit = () =>
-    puzzle.columns.every((clue, x) =>
-      columnPrefixFits(
-        chosen.map((m) => (m >> x) & 1),
-        clue,
-        height,
-      ),
-    );
-  const visit = (y: number): void => {
-    if (found.length >= cap) return;
-    if (y === height) {
-      const grid = new Uint8Array(width * height);
-      chosen.forEach((m, r) => {
-        for (let x = 0; x < width; x++) grid[r * width + x] = (m >> x) & 1 ? FILLED : EMPTY;
-      });
-      if (isSolution(puzzle, grid)) found.push(grid);
-      return;
-    }
-    for (const m of rowOptions[y]!) {
-      chosen.push(m);
-      if (columnsFit()) visit(y + 1);
-      chosen.pop();
-    }
-  };
-  visit(0);
-  return found;
-}
+import { bruteForceSolutions } from './helpers/brute-force.js';
 
 /** A random picture of up to max×max cells and its clues; sometimes the columns of a second picture (often no solution). */
 const randomPuzzle = (max: number) =>
