@@ -134,19 +134,26 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
   process.once('SIGINT', onSigint);
 
   try {
+    const start = (task: Task) =>
+      pool.run({
+        puzzle: task.puzzle,
+        strategySpec: task.strategy.spec,
+        maxSolutions: options.maxSolutions,
+        timeoutMs,
+        warmup: options.warmup,
+        ...(options.params ? { params: options.params } : {}),
+      });
     let next = 0;
     const worker = async () => {
-      while (next < tasks.length) {
-        const task = tasks[next++]!;
-        const outcome = await pool.run({
-          puzzle: task.puzzle,
-          strategySpec: task.strategy.spec,
-          maxSolutions: options.maxSolutions,
-          timeoutMs,
-          warmup: options.warmup,
-          ...(options.params ? { params: options.params } : {}),
-        });
-        record(task, outcome);
+      let task = tasks[next++];
+      let running = task && start(task);
+      while (task && running) {
+        const outcome = await running;
+        const finished = task;
+        // Hand the thread its next task before recording this one, so it does not wait on the CSV.
+        task = tasks[next++];
+        running = task && start(task);
+        record(finished, outcome);
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.workers, tasks.length) }, worker));

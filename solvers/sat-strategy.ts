@@ -1,6 +1,6 @@
 import { countKnown, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
-import { blockingClause, decodeGrid, encodeNonogram } from './sat/encode.js';
+import { blockingClause, decodeGrid, encodeNonogramFlat } from './sat/encode.js';
 import { prePropagate } from './sat/pre-propagate.js';
 import { SatSolver } from './sat/solver.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from './types.js';
@@ -48,11 +48,12 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
-  const cnf = encodeNonogram(puzzle, usePropagation ? known : undefined);
+  const cnf = encodeNonogramFlat(puzzle, usePropagation ? known : undefined);
+  const { clauses } = cnf;
   metrics.extra.variables = cnf.numVars;
-  metrics.extra.clauses = cnf.clauses.length;
+  metrics.extra.clauses = clauses.count;
   const engine = new SatSolver(cnf.numVars);
-  for (const clause of cnf.clauses) if (!engine.addClause(clause)) break;
+  for (let i = 0; i < clauses.count; i++) if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
   // Automaton states follow from the cells by propagation (see encode.ts): branch on cells only.
   if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
 

@@ -39,12 +39,61 @@ export interface NonogramCnf extends Cnf {
 /** The variable of cell (row, column): row·width + column + 1. */
 export const cellVariable = (width: number, row: number, column: number): number => row * width + column + 1;
 
-/** Constant literals, simplified away as clauses are emitted. */
-const TRUE = Number.MAX_SAFE_INTEGER;
+/** Constant literals, simplified away as clauses are emitted (variables stay far below 2^31). */
+const TRUE = 0x7fffffff;
 const FALSE = -TRUE;
 
+/**
+ * Clauses as one flat list of literals: clause i is lits[ends[i-1] .. ends[i]), ends[-1] = 0.
+ * Encoding a large puzzle this way allocates a few growing buffers instead of an array per clause.
+ */
+export class FlatClauses {
+  lits: Int32Array = new Int32Array(1 << 12);
+  ends: Int32Array = new Int32Array(1 << 10);
+  count = 0;
+  private top = 0;
+  private open = 0;
+
+  /** Appends a literal to the clause being built (see `end`). */
+  add(lit: number): void {
+    if (this.top === this.lits.length) this.lits = grow(this.lits);
+    this.lits[this.top++] = lit;
+  }
+
+  /** Closes the clause being built. */
+  end(): void {
+    if (this.count === this.ends.length) this.ends = grow(this.ends);
+    this.ends[this.count++] = this.top;
+    this.open = this.top;
+  }
+
+  /** Drops the clause being built. */
+  discard(): void {
+    this.top = this.open;
+  }
+
+  start(i: number): number {
+    return i === 0 ? 0 : this.ends[i - 1]!;
+  }
+
+  /** Clause i as a fresh array (for export and tests). */
+  clause(i: number): number[] {
+    return Array.from(this.lits.subarray(this.start(i), this.ends[i]!));
+  }
+
+  toArrays(): number[][] {
+    return Array.from({ length: this.count }, (_, i) => this.clause(i));
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 class ClauseSink {
-  readonly clauses: number[][] = [];
+  readonly out = new FlatClauses();
   nextVar: number;
   /** Per cell: the value already stated by a unit clause (0 none, 1 filled, 2 empty). */
   private readonly unitDone: Uint8Array;
@@ -54,22 +103,33 @@ class ClauseSink {
     this.unitDone = new Uint8Array(cellVars + 1);
   }
 
-  /** Adds a clause, dropping FALSE literals and the whole clause if it holds a TRUE literal. */
-  emit(lits: number[]): void {
-    const kept: number[] = [];
-    for (const l of lits) {
-      if (l === TRUE) return;
-      if (l !== FALSE) kept.push(l);
+  /** Adds the clause of `count` literals from `lits`, dropping FALSE ones and the whole clause if one is TRUE. */
+  emit(lits: ArrayLike<number>, count = lits.length): void {
+    for (let i = 0; i < count; i++) {
+      const l = lits[i]!;
+      if (l === TRUE) return this.out.discard();
+      if (l !== FALSE) this.out.add(l);
     }
-    this.clauses.push(kept);
+    this.out.end();
   }
+
+  /** The clause (a ∨ b ∨ c); pass FALSE for missing literals. */
+  emit3(a: number, b: number, c: number): void {
+    this.scratch3[0] = a;
+    this.scratch3[1] = b;
+    this.scratch3[2] = c;
+    this.emit(this.scratch3);
+  }
+
+  private readonly scratch3 = new Int32Array(3);
 
   /** A unit clause on a cell, once per cell and value. */
   cellUnit(cellVar: number, filled: boolean): void {
     const code = filled ? 1 : 2;
     if (this.unitDone[cellVar] === code) return;
     this.unitDone[cellVar] = code;
-    this.clauses.push([filled ? cellVar : -cellVar]);
+    this.out.add(filled ? cellVar : -cellVar);
+    this.out.end();
   }
 }
 
@@ -77,17 +137,19 @@ class ClauseSink {
  * Encodes one line. `cells` lists the line's cell variables in order; `known` gives their current
  * codes (UNKNOWN, FILLED, EMPTY).
  */
-function encodeLine(line: Clue, cells: number[], known: number[], sink: ClauseSink): void {
-  const clue = line.filter((b) => b > 0); // tolerate a written-out "0" for an empty line
+function encodeLine(line: Clue, cells: ArrayLike<number>, known: ArrayLike<number>, sink: ClauseSink): void {
   const n = cells.length;
-  const k = clue.length;
+  let k = 0;
+  let Q = 1;
+  for (const b of line) if (b > 0) (k++, (Q += b + 1)); // tolerate a written-out "0" for an empty line
   // States: filled[q] is 1 for F states.
-  const filled: number[] = [0];
-  for (const b of clue) {
-    for (let t = 0; t < b; t++) filled.push(1);
-    filled.push(0);
+  const filled = new Uint8Array(Q);
+  for (let q = 1, j = 0; j < line.length; j++) {
+    const b = line[j]!;
+    if (b <= 0) continue;
+    filled.fill(1, q, q + b);
+    q += b + 1;
   }
-  const Q = filled.length;
   const accepting = (q: number) => q === Q - 1 || (k > 0 && q === Q - 2);
   // Whether entering state t fits a cell whose code is `cell` (F states are entered on filled cells).
   const allowed = (t: number, cell: number) =>
@@ -119,13 +181,16 @@ function encodeLine(line: Clue, cells: number[], known: number[], sink: ClauseSi
   }
 
   // Node literals: a variable, or TRUE for the only node of its layer; absent nodes are FALSE.
-  const node = new Float64Array((n + 1) * Q).fill(FALSE);
+  const node = new Int32Array((n + 1) * Q).fill(FALSE);
   for (let i = 0; i <= n; i++) {
     let count = 0;
     for (let q = 0; q < Q; q++) count += live[at(i, q)]!;
     for (let q = 0; q < Q; q++) if (live[at(i, q)]) node[at(i, q)] = count === 1 ? TRUE : sink.nextVar++;
   }
   const lit = (i: number, q: number) => node[at(i, q)]!;
+  // The two long clauses of a cell, built while its nodes are visited.
+  const support = new Int32Array(Q + 1);
+  const refute = new Int32Array(Q + 1);
 
   for (let i = 0; i < n; i++) {
     const x = cells[i]!;
@@ -137,26 +202,27 @@ function encodeLine(line: Clue, cells: number[], known: number[], sink: ClauseSi
 
     for (let q = 0; q < Q; q++) {
       if (!live[at(i, q)]) continue;
-      const successors = [-lit(i, q)];
-      if (filled[q] === 0 && live[at(i + 1, q)]) successors.push(lit(i + 1, q));
-      if (q + 1 < Q && live[at(i + 1, q + 1)]) successors.push(lit(i + 1, q + 1));
-      sink.emit(successors);
+      const stay = filled[q] === 0 && live[at(i + 1, q)] ? lit(i + 1, q) : FALSE;
+      const move = q + 1 < Q && live[at(i + 1, q + 1)] ? lit(i + 1, q + 1) : FALSE;
+      sink.emit3(-lit(i, q), stay, move); // a node has a successor
     }
-    const support = [x];
-    const refute = [-x];
+    let supports = 0;
+    let refutes = 0;
+    support[supports++] = x;
+    refute[refutes++] = -x;
     for (let t = 0; t < Q; t++) {
       if (!live[at(i + 1, t)]) continue;
-      const predecessors = [-lit(i + 1, t)];
-      if (filled[t] === 0 && live[at(i, t)]) predecessors.push(lit(i, t));
-      if (t > 0 && live[at(i, t - 1)]) predecessors.push(lit(i, t - 1));
-      sink.emit(predecessors);
+      const stay = filled[t] === 0 && live[at(i, t)] ? lit(i, t) : FALSE;
+      const moved = t > 0 && live[at(i, t - 1)] ? lit(i, t - 1) : FALSE;
+      sink.emit3(-lit(i + 1, t), stay, moved); // a node has a predecessor
       if (forced) continue;
-      sink.emit([-lit(i + 1, t), filled[t] ? x : -x]);
-      (filled[t] ? refute : support).push(lit(i + 1, t));
+      sink.emit3(-lit(i + 1, t), filled[t] ? x : -x, FALSE);
+      if (filled[t]) refute[refutes++] = lit(i + 1, t);
+      else support[supports++] = lit(i + 1, t);
     }
     if (!forced) {
-      sink.emit(support); // ¬x → some G node
-      sink.emit(refute); // x → some F node
+      sink.emit(support, supports); // ¬x → some G node
+      sink.emit(refute, refutes); // x → some F node
     }
   }
 }
@@ -173,43 +239,52 @@ export function encodeLineCnf(clue: Clue, length: number, known?: ArrayLike<numb
     if (code === FILLED || code === EMPTY) sink.cellUnit(i + 1, code === FILLED);
   });
   encodeLine(clue, cells, codes, sink);
-  return { numVars: sink.nextVar - 1, clauses: sink.clauses };
+  return { numVars: sink.nextVar - 1, clauses: sink.out.toArrays() };
+}
+
+/** A puzzle's CNF with its clauses in flat form (see FlatClauses), as the sat strategy consumes it. */
+export interface FlatNonogramCnf {
+  numVars: number;
+  clauses: FlatClauses;
+  width: number;
+  height: number;
+  cellVars: number;
 }
 
 /**
  * The CNF of a puzzle (see the module comment). `known` (optional, a grid of cell codes) adds the
  * known cells as unit clauses and prunes the automata with them.
  */
-export function encodeNonogram(puzzle: Puzzle, known?: Grid): NonogramCnf {
+export function encodeNonogramFlat(puzzle: Puzzle, known?: Grid): FlatNonogramCnf {
   const { width, height } = puzzle;
   const cellVars = width * height;
   const sink = new ClauseSink(cellVars);
-  const codeOf = (index: number) => (known ? known[index]! : UNKNOWN);
   if (known) {
     for (let index = 0; index < cellVars; index++) {
       const code = known[index]!;
       if (code === FILLED || code === EMPTY) sink.cellUnit(index + 1, code === FILLED);
     }
   }
-  for (let r = 0; r < height; r++) {
-    const cells: number[] = [];
-    const codes: number[] = [];
-    for (let c = 0; c < width; c++) {
-      cells.push(cellVariable(width, r, c));
-      codes.push(codeOf(r * width + c));
+  const longest = Math.max(width, height);
+  const cells = new Int32Array(longest);
+  const codes = new Uint8Array(longest);
+  const encode = (clue: Clue, first: number, step: number, length: number) => {
+    for (let i = 0; i < length; i++) {
+      const index = first + i * step;
+      cells[i] = index + 1;
+      codes[i] = known ? known[index]! : UNKNOWN;
     }
-    encodeLine(puzzle.rows[r]!, cells, codes, sink);
-  }
-  for (let c = 0; c < width; c++) {
-    const cells: number[] = [];
-    const codes: number[] = [];
-    for (let r = 0; r < height; r++) {
-      cells.push(cellVariable(width, r, c));
-      codes.push(codeOf(r * width + c));
-    }
-    encodeLine(puzzle.columns[c]!, cells, codes, sink);
-  }
-  return { numVars: sink.nextVar - 1, clauses: sink.clauses, width, height, cellVars };
+    encodeLine(clue, cells.subarray(0, length), codes.subarray(0, length), sink);
+  };
+  for (let r = 0; r < height; r++) encode(puzzle.rows[r]!, r * width, 1, width);
+  for (let c = 0; c < width; c++) encode(puzzle.columns[c]!, c, width, height);
+  return { numVars: sink.nextVar - 1, clauses: sink.out, width, height, cellVars };
+}
+
+/** `encodeNonogramFlat` with the clauses as arrays, for export and inspection. */
+export function encodeNonogram(puzzle: Puzzle, known?: Grid): NonogramCnf {
+  const flat = encodeNonogramFlat(puzzle, known);
+  return { ...flat, clauses: flat.clauses.toArrays() };
 }
 
 /** The picture a model describes: `isTrue(v)` for each cell variable v. */

@@ -1,5 +1,6 @@
 import { ClauseArena, HEADER } from './clause-arena.js';
 import { VarHeap } from './var-heap.js';
+import { WatchLists } from './watch-lists.js';
 
 /**
  * A CDCL SAT solver in the manner of MiniSat, independent of nonograms.
@@ -103,8 +104,7 @@ export class SatSolver {
   /** Per literal: 1 true, -1 false, 0 unassigned. */
   private readonly vals: Int8Array;
   /** Per literal: watchers of clauses watching it, as (cref, blocker) pairs; visited when it becomes false. */
-  private readonly watches: Int32Array[];
-  private readonly watchCount: Int32Array;
+  private readonly watches: WatchLists;
 
   private readonly level: Int32Array;
   private readonly reason: Int32Array;
@@ -142,13 +142,14 @@ export class SatSolver {
   private stamp = 0;
   private assumptions: Int32Array = new Int32Array(0);
   private failed: number[] = [];
+  /** addClause's working copy of a clause. */
+  private scratch = new Int32Array(64);
 
   constructor(numVars: number) {
     if (!Number.isInteger(numVars) || numVars < 0) throw new RangeError(`bad variable count ${numVars}`);
     this.numVars = numVars;
     this.vals = new Int8Array(2 * numVars);
-    this.watches = Array.from({ length: 2 * numVars }, () => new Int32Array(8));
-    this.watchCount = new Int32Array(2 * numVars);
+    this.watches = new WatchLists(2 * numVars);
     this.level = new Int32Array(numVars);
     this.reason = new Int32Array(numVars).fill(NO_REASON);
     this.activity = new Float64Array(numVars);
@@ -184,25 +185,41 @@ export class SatSolver {
    * unsatisfiable (an empty clause, or a unit contradicting the units already known).
    */
   addClause(lits: ArrayLike<number>): boolean {
+    return this.addClauseSlice(lits, 0, lits.length);
+  }
+
+  /** `addClause` of lits[from .. to), without copying them out first (for encoders with flat buffers). */
+  addClauseSlice(lits: ArrayLike<number>, from: number, to: number): boolean {
     if (!this.ok) return false;
-    const internal: number[] = [];
-    for (let i = 0; i < lits.length; i++) internal.push(this.toLit(lits[i]!));
-    internal.sort((a, b) => a - b);
-    const kept: number[] = [];
+    const size = to - from;
+    if (this.scratch.length < size) this.scratch = new Int32Array(Math.max(size, 2 * this.scratch.length));
+    const kept = this.scratch;
+    // Insertion sort: clauses are short, and sorted literals put duplicates and x, ¬x side by side.
+    for (let i = 0; i < size; i++) {
+      const l = this.toLit(lits[from + i]!);
+      let k = i;
+      while (k > 0 && kept[k - 1]! > l) {
+        kept[k] = kept[k - 1]!;
+        k--;
+      }
+      kept[k] = l;
+    }
+    let n = 0;
     let previous = -1;
-    for (const l of internal) {
+    for (let i = 0; i < size; i++) {
+      const l = kept[i]!;
       if (l === previous) continue;
       if (l === (previous ^ 1) || this.vals[l] === 1) return true; // tautology or satisfied at level 0
       if (this.vals[l] === -1) continue; // false at level 0: drop the literal
-      kept.push(l);
+      kept[n++] = l;
       previous = l;
     }
-    if (kept.length === 0) return (this.ok = false);
-    if (kept.length === 1) {
+    if (n === 0) return (this.ok = false);
+    if (n === 1) {
       this.enqueue(kept[0]!, NO_REASON);
       return (this.ok = this.propagate() === NO_REASON);
     }
-    const cr = this.arena.alloc(kept, kept.length, false);
+    const cr = this.arena.alloc(kept, n, false);
     this.clauses.push(cr);
     this.attach(cr);
     return true;
@@ -293,31 +310,19 @@ export class SatSolver {
     this.trail[this.trailSize++] = lit;
   }
 
-  /** Appends a (clause, blocker) watcher to one literal's list. */
-  private static push(lists: Int32Array[], counts: Int32Array, lit: number, cr: number, other: number): void {
-    let list = lists[lit]!;
-    const n = counts[lit]!;
-    if (n + 2 > list.length) {
-      const grown = new Int32Array(list.length * 2);
-      grown.set(list);
-      lists[lit] = list = grown;
-    }
-    list[n] = cr;
-    list[n + 1] = other;
-    counts[lit] = n + 2;
-  }
-
   private attach(cr: number): void {
     const mem = this.arena.mem;
     const a = mem[cr + HEADER]!;
     const b = mem[cr + HEADER + 1]!;
-    SatSolver.push(this.watches, this.watchCount, a, cr, b);
-    SatSolver.push(this.watches, this.watchCount, b, cr, a);
+    this.watches.push(a, cr, b);
+    this.watches.push(b, cr, a);
   }
 
   /** Unit propagation to a fixpoint; returns the conflicting clause or NO_REASON. */
   private propagate(): number {
-    const { vals, trail, level, reason, watches, watchCount } = this;
+    const { vals, trail, level, reason, watches } = this;
+    const { start: watchStart, count: watchCount } = watches;
+    let ws = watches.buf; // re-read after a push, which may grow it
     const mem = this.arena.mem; // no clause is allocated during propagation
     const decisionLevel = this.levels;
     const start = this.qhead;
@@ -326,10 +331,10 @@ export class SatSolver {
     let conflict = NO_REASON;
     while (qhead < trailSize) {
       const falseLit = trail[qhead++]! ^ 1;
-      const ws = watches[falseLit]!;
-      const n = watchCount[falseLit]!;
-      let i = 0;
-      let j = 0;
+      const listStart = watchStart[falseLit]!;
+      const n = listStart + watchCount[falseLit]!;
+      let i = listStart;
+      let j = listStart;
       while (i < n) {
         const cr = ws[i]!;
         const blocker = ws[i + 1]!;
@@ -359,7 +364,8 @@ export class SatSolver {
           if (vals[l] !== -1) {
             mem[base + 1] = l;
             mem[k] = falseLit;
-            SatSolver.push(watches, watchCount, l, cr, first); // never this list: l is not false
+            watches.push(l, cr, first); // never this list: l is not false
+            ws = watches.buf;
             moved = true;
             break;
           }
@@ -379,7 +385,7 @@ export class SatSolver {
           trail[trailSize++] = first;
         }
       }
-      watchCount[falseLit] = j;
+      watchCount[falseLit] = j - listStart;
       if (conflict !== NO_REASON) break;
     }
     this.stats.propagations += qhead - start;
@@ -743,7 +749,7 @@ export class SatSolver {
       const v = this.trail[i]! >> 1;
       if (this.reason[v] !== NO_REASON) this.reason[v] = forward(this.reason[v]!);
     }
-    this.watchCount.fill(0);
+    this.watches.clear();
     for (const cr of this.clauses) this.attach(cr);
     for (const cr of this.learnts) this.attach(cr);
   }
