@@ -134,8 +134,12 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
       const where = `${kind} ${i + 1}`;
       if (/^\d+$/.test(it.text)) {
         const n = Number(it.text);
-        // A 0 block is "nothing": `0` alone is the empty line, and stray zeros add no cells.
+        // `0` alone is the empty line; a 0 among other blocks is most likely a typo (`3 0 2` for `3 10 2`).
         if (n > 0) clue.push(n);
+        else if (cl.items.length > 1) {
+          p.at(it.line, `${where}: a 0 inside the clue "${cl.items.map((x) => x.text).join(',')}" (0 stands alone, for an empty line)`);
+          ok = false;
+        }
       } else if (/^-\d+(\.\d+)?$/.test(it.text)) {
         p.at(it.line, `${where}: clue ${it.text} is negative`);
         ok = false;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPORTS_DIR } from '../corpus/paths.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import { PACKAGE_ROOT, REPORTS_DIR } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../solvers/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from './run.js';
@@ -123,13 +123,46 @@ const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\
 
 export const defaultCheckOut = () => join(REPORTS_DIR, 'runs', `bench-check-${timestamp()}.csv`);
 
+/**
+ * The directory a baseline's relative puzzle paths were recorded from: the working directory when
+ * they all exist there, else the package root (where the committed baseline is recorded), else an
+ * error naming a missing one.
+ */
+export function recordingRoot(paths: string[], file: string, cwd = process.cwd()): string {
+  const files = paths.map((p) => p.replace(/#\d+$/, ''));
+  const missingFrom = (root: string) => files.find((f) => !existsSync(resolve(root, f)));
+  const missing = missingFrom(cwd);
+  if (missing === undefined) return cwd;
+  if (missingFrom(PACKAGE_ROOT) === undefined) return PACKAGE_ROOT;
+  throw new Error(`${file}: puzzle ${missing} is not found from ${cwd} nor from ${PACKAGE_ROOT}`);
+}
+
 /** Reruns the configuration a baseline CSV records and compares the new run against it. */
 export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
   const baseline = loadRunCsv(options.baseline, BASELINE_COLUMNS);
   // The run appends to its CSV: an old file would mix two runs into the comparison.
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
-  const strategies = await resolveStrategySpecs(config.strategies, options.plugins, options.baseline);
+  const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
+  const strategies = await resolveStrategySpecs(config.strategies, plugins, options.baseline);
+  // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
+  const root = recordingRoot(config.paths, options.baseline);
+  const here = process.cwd();
+  const out = resolve(options.out);
+  process.chdir(root);
+  try {
+    return await rerunAndCompare(baseline, config, strategies, { ...options, out });
+  } finally {
+    process.chdir(here);
+  }
+}
+
+async function rerunAndCompare(
+  baseline: RunCsv,
+  config: BaselineConfig,
+  strategies: string[],
+  options: BenchCheckOptions,
+): Promise<BenchCheckResult> {
   const run = await runCorpus({
     paths: config.paths,
     strategies,

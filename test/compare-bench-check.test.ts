@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baselineConfig, benchCheck, resolveStrategySpecs } from '../harness/baseline.js';
+import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../harness/baseline.js';
+import { PACKAGE_ROOT } from '../corpus/paths.js';
 import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../harness/compare.js';
 import { CLI, FAST, measure, PUZZLES, quietLog, SLOW, SLOWER, tmp } from './helpers/slow-runs.js';
 
@@ -79,5 +80,20 @@ describe('bench-check', () => {
     const taken = spawnSync('node', [CLI, ...args, '--run-out', join(dir, 'taken.csv')], { encoding: 'utf8' });
     expect(taken.status).toBe(2);
     expect(taken.stderr).toContain('taken.csv: already exists');
+  });
+
+  it('reruns from the directory the baseline was recorded in, wherever it is started', () => {
+    const elsewhere = tmp();
+    expect(recordingRoot(CHECKED, 'b.csv')).toBe(process.cwd());
+    expect(recordingRoot(CHECKED, 'b.csv', elsewhere)).toBe(PACKAGE_ROOT);
+    expect(() => recordingRoot(['no/such.non#2'], 'b.csv', elsewhere)).toThrow(/b\.csv: puzzle no\/such\.non is not found/);
+    const args = ['bench-check', '--baseline', resolve(baseline), '--plugin', resolve(SLOW), '--param', `waitMs=${FAST}`];
+    const run = spawnSync('node', [resolve(CLI), ...args, '-q', '--format', 'json', '--run-out', 'rerun.csv'], {
+      encoding: 'utf8',
+      cwd: elsewhere,
+    });
+    expect(run.stderr).toContain(join(elsewhere, 'rerun.csv'));
+    expect(JSON.parse(run.stdout).summary.pairs).toBe(2);
+    expect(run.status).toBe(0);
   });
 });
