@@ -1,13 +1,24 @@
-/** A problem with puzzle input, located at a file and (1-based) line; line 0 means "the file as a whole". */
+/**
+ * A problem with puzzle input, located at a file and (1-based) line; line 0 means "the file as a whole".
+ * The message is always one line: line breaks and other control characters quoted from the input are escaped.
+ */
 export class PuzzleError extends Error {
   override readonly name = 'PuzzleError';
+  readonly detail: string;
   constructor(
     readonly file: string,
     readonly line: number,
-    readonly detail: string,
+    detail: string,
   ) {
-    super(`${file}:${line}: ${detail}`);
+    const oneLine = oneLineText(detail);
+    super(`${file}:${line}: ${oneLine}`);
+    this.detail = oneLine;
   }
+}
+
+/** `text` with control characters written as escapes (`\n`, `\t`, `\u0000`), so it stays on one line. */
+export function oneLineText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
 }
 
 /** Collects several problems of one file, so a user sees them all at once. */
