@@ -236,19 +236,6 @@ export class SatSolver {
     if (allowed && this.vals[2 * internal] === 0) this.heap.insert(internal);
   }
 
-  /** Sets the value the search tries first for variable v (1-based), until phase saving replaces it. */
-  setPhase(v: number, value: boolean): void {
-    this.polarity[this.toLit(v) >> 1] = value ? 0 : 1;
-  }
-
-  /** Raises the branching activity of variable v (1-based) to at least `activity`: higher is branched on sooner. */
-  raiseActivity(v: number, activity: number): void {
-    const internal = this.toLit(v) >> 1;
-    if (!(activity > this.activity[internal]!)) return;
-    this.activity[internal] = activity;
-    this.heap.increased(internal);
-  }
-
   /**
    * Searches for a model. 'sat' sets `model`; 'unsat' under assumptions sets `failedAssumptions`;
    * 'unknown' means the conflict limit or the stop check ended the search. The solver is left at
