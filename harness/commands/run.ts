@@ -16,7 +16,7 @@ export function registerRun(program: Command): void {
     .argument('[paths...]', 'puzzle files, bundles, FILE#N members or directories (default: the bundled corpus)')
     .option('-s, --strategies <list>', 'comma-separated strategy names or module paths, or "all"', 'all')
     .option('--repeat <n>', 'measured repetitions per puzzle and strategy', positiveInt('--repeat'), 1)
-    .option('--warmup <n>', 'unmeasured solves before each measured one', nonNegativeInt('--warmup'), 0)
+    .option('--warmup <n>', 'unmeasured solves before each measured one (the first task of a strategy in a thread warms up for 0.2 s)', nonNegativeInt('--warmup'), 0)
     .option('--timeout <seconds>', 'time limit per solve (0: none)', nonNegativeNumber('--timeout'), DEFAULT_TIMEOUT_S)
     .option('--memory <mb>', 'heap limit per worker thread in MiB', positiveInt('--memory'), DEFAULT_MEMORY_MB)
     .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))
