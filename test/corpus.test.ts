@@ -3,25 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { puzzleProblems } from '../corpus/errors.js';
 import { runsOf } from '../corpus/grid.js';
 import { displayPath, listPuzzleFiles, loadCorpus, loadPuzzle, loadPuzzles, splitMemberPath } from '../corpus/load.js';
 import { FILLED, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
+import { problemsOf } from './helpers/problems.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'nonobench-corpus-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function problemsOf(fn: () => unknown): [string, number, string][] {
-  try {
-    fn();
-  } catch (err) {
-    const problems = puzzleProblems(err);
-    if (!problems) throw err;
-    return problems.map((p) => [p.file, p.line, p.detail]);
-  }
-  throw new Error('expected a PuzzleError');
-}
 
 /** The goal's runs line by line, without the code under test's helpers: a second opinion. */
 function goalMatchesClues(p: Puzzle): boolean {

@@ -164,6 +164,25 @@ describe('run: parallelism does not change results', () => {
   });
 });
 
+describe('run: warm-up', () => {
+  const solvesInThread = (out: string) =>
+    readCsv(out)
+      .records.sort((a, b) => Number(a.task) - Number(b.task))
+      .map((r) => (JSON.parse(r.extra!) as { solvesInThread: number }).solvesInThread);
+
+  it('runs --warmup solves before each measured one, and warms a strategy up for longer on its first task in a thread', async () => {
+    const warm = await runCorpus(options({ strategies: [`${FIX}/count-solves.mjs`], workers: 1, warmup: 1 }));
+    const counts = solvesInThread(warm.out);
+    expect(counts.length).toBeGreaterThan(2);
+    // First task: one warm-up solve, 0.2 s more of ~1 ms solves, then the measured one.
+    expect(counts[0]).toBeGreaterThan(20);
+    // Later tasks: exactly one warm-up solve and the measured one.
+    expect(counts.slice(1).map((c, i) => c - counts[i]!)).toEqual(counts.slice(1).map(() => 2));
+    const cold = await runCorpus(options({ strategies: [`${FIX}/count-solves.mjs`], workers: 1, warmup: 0 }));
+    expect(solvesInThread(cold.out)).toEqual(counts.map((_, i) => i + 1));
+  });
+});
+
 describe('run: killed midway', () => {
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     it(`leaves a parseable CSV of what finished after ${signal}`, async () => {

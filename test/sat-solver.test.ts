@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SatSolver, luby } from '../solvers/sat/solver.js';
+import { luby } from '../solvers/luby.js';
+import { SatSolver } from '../solvers/sat/solver.js';
 import { allModels, pigeonhole, randomKSat, satisfiesClause } from './sat-helpers.js';
 
 function solverFor(numVars: number, clauses: number[][]): SatSolver {

@@ -76,7 +76,7 @@ describe('nonobench solve', () => {
   });
 
   it('reports a wrong solution and exits 1', () => {
-    const { code, err } = run('solve', DANCER, '--strategy', 'test/fixtures/plugins/wrong-solver.mjs');
+    const { code, err } = run('solve', DANCER, '--strategy', 'test/fixtures/harness/wrong-answer.mjs');
     expect(code).toBe(1);
     expect(err).toMatch(/^wrong: solution 1 is wrong: row 1: expected 2, got 5/m);
   });

@@ -1,24 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PuzzleError, PuzzleErrors, puzzleProblems } from '../corpus/errors.js';
+import { PuzzleError, PuzzleErrors } from '../corpus/errors.js';
 import { parseNon } from '../corpus/formats/non.js';
 import { parseJsonPuzzles } from '../corpus/formats/json.js';
 import { parseTournament } from '../corpus/formats/tournament.js';
 import { parseWebpbnXml } from '../corpus/formats/xml.js';
 import { loadPuzzles } from '../corpus/load.js';
 import { BAD_CASES, BAD_DIR, COMPANION_FILES } from './fixtures/bad-cases.js';
-
-/** The problems a call throws, as [file, line, message] triples; fails when it does not throw. */
-function problemsOf(fn: () => unknown): [string, number, string][] {
-  try {
-    fn();
-  } catch (err) {
-    const problems = puzzleProblems(err);
-    if (!problems) throw err;
-    return problems.map((p) => [p.file, p.line, p.detail]);
-  }
-  throw new Error('expected a PuzzleError');
-}
+import { problemsOf } from './helpers/problems.js';
 
 const SMALL = (extra = '') => `width 3\nheight 2\n${extra}\nrows\n1,1\n2\n\ncolumns\n2\n1\n1\n`;
 

@@ -1,3 +1,5 @@
+import { grownInt32 } from './grow.js';
+
 /**
  * Clause storage: every clause lives in one Int32Array as a header followed by its literals.
  * A clause reference ("cref") is the offset of its header. Keeping clauses contiguous and
@@ -33,12 +35,8 @@ export class ClauseArena {
   alloc(lits: ArrayLike<number>, size: number, learnt: boolean, lbd = 0): number {
     const need = HEADER + size;
     if (this.top + need > this.mem.length) {
-      let capacity = this.mem.length * 2;
-      while (this.top + need > capacity) capacity *= 2;
-      const grown = new Int32Array(capacity);
-      grown.set(this.mem.subarray(0, this.top));
-      this.mem = grown;
-      this.act = new Float32Array(grown.buffer);
+      this.mem = grownInt32(this.mem, this.top, this.top + need);
+      this.act = new Float32Array(this.mem.buffer);
     }
     const cr = this.top;
     const mem = this.mem;

@@ -1,5 +1,6 @@
 import { EMPTY, FILLED, UNKNOWN, type Clue, type Grid, type Puzzle } from '../../corpus/model.js';
 import type { Cnf } from './dimacs.js';
+import { grownInt32 } from './grow.js';
 
 /**
  * Nonogram → CNF, one "regular constraint" per line.
@@ -56,13 +57,13 @@ export class FlatClauses {
 
   /** Appends a literal to the clause being built (see `end`). */
   add(lit: number): void {
-    if (this.top === this.lits.length) this.lits = grow(this.lits);
+    if (this.top === this.lits.length) this.lits = grownInt32(this.lits, this.top, this.top + 1);
     this.lits[this.top++] = lit;
   }
 
   /** Closes the clause being built. */
   end(): void {
-    if (this.count === this.ends.length) this.ends = grow(this.ends);
+    if (this.count === this.ends.length) this.ends = grownInt32(this.ends, this.count, this.count + 1);
     this.ends[this.count++] = this.top;
     this.open = this.top;
   }
@@ -84,12 +85,6 @@ export class FlatClauses {
   toArrays(): number[][] {
     return Array.from({ length: this.count }, (_, i) => this.clause(i));
   }
-}
-
-function grow(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 class ClauseSink {

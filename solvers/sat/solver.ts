@@ -1,4 +1,6 @@
 import { ClauseArena, HEADER } from './clause-arena.js';
+import { luby } from '../luby.js';
+import { grownInt32 } from './grow.js';
 import { VarHeap } from './var-heap.js';
 import { WatchLists } from './watch-lists.js';
 
@@ -61,22 +63,6 @@ const STOP_POLL_INTERVAL = 1000;
 const IN_CLAUSE = 1;
 const REMOVABLE = 2;
 const FAILED = 3;
-
-/** The Luby sequence 1 1 2 1 1 2 4 1 1 2 … (0-based index), as used for restart lengths. */
-export function luby(i: number): number {
-  let size = 1;
-  let seq = 0;
-  while (size < i + 1) {
-    seq++;
-    size = 2 * size + 1;
-  }
-  while (size - 1 !== i) {
-    size = (size - 1) >> 1;
-    seq--;
-    i = i % size;
-  }
-  return 2 ** seq;
-}
 
 export class SatSolver {
   readonly numVars: number;
@@ -592,9 +578,8 @@ export class SatSolver {
 
   private newDecisionLevel(): void {
     if (this.levels === this.trailLim.length) {
-      const grown = new Int32Array(this.trailLim.length * 2 + 1); // repeated assumptions add empty levels
-      grown.set(this.trailLim);
-      this.trailLim = grown;
+      // Repeated assumptions add empty levels, so there can be more levels than variables.
+      this.trailLim = grownInt32(this.trailLim, this.levels, this.levels + 1);
     }
     this.trailLim[this.levels++] = this.trailSize;
     if (this.levels > this.stats.maxDecisionLevel) this.stats.maxDecisionLevel = this.levels;

@@ -1,3 +1,5 @@
+import { grownInt32 } from './grow.js';
+
 /**
  * Watch lists of every literal in one Int32Array, so that building and solving a large CNF
  * allocates a handful of buffers rather than one small array per literal (tens of thousands of
@@ -34,13 +36,7 @@ export class WatchLists {
   /** Moves list `lit` to a fresh segment twice its size; returns its first free position. */
   private relocate(lit: number): number {
     const cap = Math.max(4, this.cap[lit]! * 2);
-    if (this.top + cap > this.buf.length) {
-      let size = this.buf.length * 2;
-      while (this.top + cap > size) size *= 2;
-      const grown = new Int32Array(size);
-      grown.set(this.buf.subarray(0, this.top));
-      this.buf = grown;
-    }
+    if (this.top + cap > this.buf.length) this.buf = grownInt32(this.buf, this.top, this.top + cap);
     const from = this.start[lit]!;
     const n = this.count[lit]!;
     this.buf.copyWithin(this.top, from, from + n);

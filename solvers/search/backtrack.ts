@@ -2,6 +2,7 @@ import { isSolution } from '../../corpus/grid.js';
 import { createRng, type Rng } from '../../corpus/random.js';
 import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
+import { luby } from '../luby.js';
 import { Propagator } from '../propagate.js';
 import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../types.js';
 import { BranchChooser } from './choose.js';
@@ -13,16 +14,6 @@ export { DEFAULT_SEARCH, searchSettings, type SearchSettings };
 
 /** Geometric restarts: each run allows RESTART_GROWTH times the decisions of the one before. */
 const RESTART_GROWTH = 1.5;
-
-/** The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …, i ≥ 1. */
-export function luby(i: number): number {
-  for (;;) {
-    let k = 1;
-    while ((1 << k) - 1 < i) k++;
-    if ((1 << k) - 1 === i) return 1 << (k - 1);
-    i -= (1 << (k - 1)) - 1;
-  }
-}
 
 /** Search nodes between two polls of the cancellation check (the propagator polls as well). */
 const POLL_NODES = 64;
@@ -112,7 +103,7 @@ export class BacktrackSearch {
       this.search(0);
       if (!this.cutOff || this.stopped || this.solutions.length >= this.options.maxSolutions) return;
       this.restarts++;
-      budget = this.settings.restartPlan === 'luby' ? unit * luby(this.restarts + 1) : Math.ceil(budget * RESTART_GROWTH);
+      budget = this.settings.restartPlan === 'luby' ? unit * luby(this.restarts) : Math.ceil(budget * RESTART_GROWTH);
       // Later runs break ties and order values at random (seeded: the same puzzle, the same runs).
       this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
       if (this.prober) {
