@@ -71,6 +71,8 @@ export class SolverPool {
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: 60_000,
+      // Task times are measured inside the worker; piscina's own histograms would cost a record per task.
+      recordTiming: false,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
     });
     // A replacement worker that fails on its own has no task to reject; the task that caused it already did.

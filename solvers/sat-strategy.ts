@@ -24,7 +24,7 @@ export function readBooleanParam(params: SolveOptions['params'], name: string, f
  *
  * Metrics: deadEnds = conflicts, decisions = the engine's decisions, maxDepth = its highest
  * decision level, lineSolves = the pre-propagation's line solves; `extra` holds the engine's
- * propagations, learnt clauses, restarts, deleted learnt clauses, clauses removed as satisfied
+ * propagations, learnt clauses, restarts, rephases, deleted learnt clauses, clauses removed as satisfied
  * at level 0, and the CNF's variables and clauses.
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
@@ -79,6 +79,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   metrics.extra.propagations = stats.propagations;
   metrics.extra.learntClauses = stats.learnts;
   metrics.extra.restarts = stats.restarts;
+  metrics.extra.rephases = stats.rephases;
   metrics.extra.deletedClauses = stats.deletedClauses;
   metrics.extra.satisfiedRemoved = stats.satisfiedRemoved;
 

@@ -73,6 +73,17 @@ describe('SatSolver basics', () => {
     expect(s.stats.restarts).toBeGreaterThan(0);
   });
 
+  it('resets its saved phases 1000, 3000, 6000, … conflicts into a search, and stays correct', () => {
+    const php = pigeonhole(9, 8);
+    const s = solverFor(php.numVars, php.clauses);
+    expect(s.solve()).toBe('unsat');
+    // Rephase k comes 1000·k conflicts after rephase k - 1: the k-th after 1000·k(k+1)/2 in all.
+    let expected = 0;
+    while ((1000 * (expected + 1) * (expected + 2)) / 2 <= s.stats.conflicts) expected++;
+    expect(expected).toBeGreaterThan(0);
+    expect(s.stats.rephases).toBe(expected);
+  });
+
   it('honours conflictLimit and shouldStop, then resumes', () => {
     const php = pigeonhole(8, 7);
     const s = solverFor(php.numVars, php.clauses);
