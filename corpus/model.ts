@@ -54,6 +54,16 @@ export function makePuzzle(
   return puzzle;
 }
 
+/**
+ * The puzzle as a strategy sees it: clues and metadata without the goal, so that no strategy can
+ * report the intended picture instead of solving. Answers are checked against the goal afterwards.
+ */
+export function withoutGoal(puzzle: Puzzle): Puzzle {
+  if (!puzzle.goal) return puzzle;
+  const { goal: _goal, ...rest } = puzzle;
+  return rest;
+}
+
 /** A short human label: the title when there is one, else the source, else the id. */
 export function puzzleLabel(p: Puzzle): string {
   return p.meta.title ?? p.meta.source ?? p.id;

@@ -47,8 +47,9 @@ export type RunRow = Record<RunColumn, string | number>;
 export type CsvRecord = Record<string, string>;
 
 /**
- * Appends CSV rows to a file, one synchronous write per row, so that every finished row is in the
+ * Writes CSV rows to a file, one synchronous write per row, so that every finished row is in the
  * file the moment it is recorded: a run killed midway (even by SIGKILL) leaves a valid CSV.
+ * A new run replaces the file; with `append` (a resumed run) rows go after the ones already there.
  */
 export class CsvAppender {
   private fd: number;
@@ -56,10 +57,11 @@ export class CsvAppender {
   constructor(
     readonly path: string,
     readonly columns: readonly string[],
+    append = false,
   ) {
     mkdirSync(dirname(path), { recursive: true });
-    const fresh = !existsSync(path) || readFileSync(path).length === 0;
-    this.fd = openSync(path, 'a');
+    const fresh = !append || !existsSync(path) || readFileSync(path).length === 0;
+    this.fd = openSync(path, fresh ? 'w' : 'a');
     if (fresh) writeSync(this.fd, stringify([columns as string[]]));
     else if (!readFileSync(path, 'utf8').endsWith('\n')) writeSync(this.fd, '\n'); // a torn last line stays its own record
   }

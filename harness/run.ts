@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { loadCorpus } from '../corpus/load.js';
+import { withoutGoal, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy } from '../solvers/registry.js';
 import { CsvAppender, readCsv, RUN_COLUMNS } from './csv.js';
@@ -89,7 +90,7 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
   }
 
   const env = runEnvironment();
-  const csv = new CsvAppender(out, RUN_COLUMNS);
+  const csv = new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined);
   const summary = new RunSummary(strategies.map((s) => s.name));
   const progress = createProgress(tasks.length, log, options.quiet);
   const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb });
@@ -134,9 +135,12 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
   process.once('SIGINT', onSigint);
 
   try {
+    // Strategies get the clues only (see withoutGoal); one stripped copy per puzzle, shared by its tasks.
+    const hidden = new Map<Puzzle, Puzzle>();
+    const shown = (p: Puzzle) => hidden.get(p) ?? hidden.set(p, withoutGoal(p)).get(p)!;
     const start = (task: Task) =>
       pool.run({
-        puzzle: task.puzzle,
+        puzzle: shown(task.puzzle),
         strategySpec: task.strategy.spec,
         maxSolutions: options.maxSolutions,
         timeoutMs,

@@ -57,6 +57,13 @@ describe('run: hard limits and verification', () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it('gives strategies the clues without the goal', async () => {
+    const r = await runCorpus(options({ strategies: [`${FIX}/reads-goal.mjs`] }));
+    const rows = readCsv(r.out).records;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((x) => [x.status, x.error])).toEqual(rows.map(() => ['solved', '']));
+  });
+
   it('records a worker over its memory limit as memory, not a crash', async () => {
     const r = await runCorpus(options({ paths: [`${TINY}#1`], strategies: [`${FIX}/memory-hog.mjs`], memoryMb: 48, workers: 1, timeoutS: 60 }));
     const rows = readCsv(r.out).records;
@@ -137,6 +144,16 @@ describe('run: slicing, merging, resuming', () => {
     expect(new Set(rows.map((x) => x.puzzle_path)).size).toBe(8);
     const again = await runCorpus(options({ resume: out }));
     expect(again.tasksRun).toBe(0);
+  });
+
+  it('a new run replaces its --out file instead of adding to it', async () => {
+    const out = join(tmp(), 'again.csv');
+    await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], out }));
+    const firstRun = readCsv(out).records[0]!.run_id;
+    await runCorpus(options({ paths: [`${TINY}#3`], out }));
+    const rows = readCsv(out).records;
+    expect(rows.map((x) => x.puzzle_path)).toEqual([`${TINY}#3`]);
+    expect(rows[0]!.run_id).not.toBe(firstRun);
   });
 
   it('reports a malformed input file by file and line, and measures the rest', async () => {

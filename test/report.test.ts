@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRunCsv } from '../harness/compare.js';
@@ -16,11 +17,12 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-report-'));
 
 /** A second solving plugin, so the run has two strategies that solve puzzles. */
 const QUICK_GOAL = `
+import { firstSolution } from ${JSON.stringify(pathToFileURL(resolve('test/fixtures/harness/first-solution.mjs')).href)};
 export default {
   name: 'quick-goal',
-  description: 'returns the goal at once',
+  description: 'returns a solution at once',
   solve(puzzle) {
-    const grid = Uint8Array.from(puzzle.goal);
+    const grid = firstSolution(puzzle);
     const metrics = { cellsResolved: grid.length, deadEnds: 0, decisions: 0, lineSolves: 1, maxDepth: 0, solutionsFound: 1, extra: {} };
     return { status: 'solved', grid, solutions: [grid], metrics };
   },

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
 import { loadPuzzle } from '../../corpus/load.js';
-import { puzzleLabel, type Grid, type Puzzle } from '../../corpus/model.js';
+import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../corpus/render.js';
 import { loadStrategy } from '../../solvers/registry.js';
 import { SOLVE_STATUSES, deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
@@ -80,7 +80,7 @@ export function registerSolve(program: Command): void {
         ...(opts.param ? { params: opts.param } : {}),
       });
       const started = performance.now();
-      const result = strategy.solve(puzzle, options);
+      const result = strategy.solve(withoutGoal(puzzle), options);
       const timeMs = performance.now() - started;
 
       const wrong = wrongAnswers(puzzle, result);
