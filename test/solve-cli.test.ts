@@ -72,7 +72,13 @@ describe('nonobench solve', () => {
     const { code, out } = run('solve', DANCER, '--strategy', 'test/fixtures/plugins/trivial-solver.mjs', '--json');
     expect(code).toBe(0);
     const r = JSON.parse(out);
-    expect(r).toMatchObject({ strategy: 'trivial', status: 'solved', grid: goalRows(), extra: { goalUsed: 1 } });
+    expect(r).toMatchObject({ strategy: 'trivial', status: 'solved', grid: goalRows(), extra: { delegated: 1 } });
+  });
+
+  it('gives the strategy the clues without the goal', () => {
+    const { code, err } = run('solve', DANCER, '--strategy', 'test/fixtures/harness/reads-goal.mjs');
+    expect(err).toBe('');
+    expect(code).toBe(0);
   });
 
   it('reports a wrong solution and exits 1', () => {
