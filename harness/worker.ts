@@ -24,8 +24,9 @@ export interface WorkerReply {
 
 /** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
 const CALIBRATE_EVERY_MS = 1000;
-let calibMs = 0;
-let calibratedAt = -Infinity;
+// Measured once as the thread starts (piscina loads this module then), so the first task does not wait for it.
+let calibMs = measureCalibration();
+let calibratedAt = performance.now();
 
 const strategies = new Map<string, Promise<Strategy>>();
 /** Strategies this thread has warmed up (see runTask), and for how long at least. */
