@@ -8,7 +8,7 @@
  *    folder and with a sample of the tournament set), solved to two solutions with and without
  *    line propagation first: status counts, slowest puzzles, time totals.
  * 2. Random 3-SAT with 200 variables at ratio 4.26 (seeds 1–5): the engine's conflicts per second,
- *    and MiniSat's on the same instances when a `minisat` binary is on the PATH.
+ *    and that of MiniSat, CaDiCaL and Kissat on the same instances, each when its binary is on the PATH.
  * 3. With --random N: N random puzzles (size × size, density) with a time limit each: how many
  *    exceed it, and the time distribution.
  */
@@ -137,18 +137,44 @@ function random3Sat(seed: number, n: number, m: number): number[][] {
   return clauses;
 }
 
-function hasMinisat(): boolean {
-  return spawnSync('minisat', ['--help'], { encoding: 'utf8' }).error === undefined;
+/** An external SAT solver the 3-SAT figures are compared with, when its binary is on the PATH. */
+interface ExternalSolver {
+  name: string;
+  args: (file: string) => string[];
+  /** Conflicts and CPU seconds from its output (conflicts 0 when it prints none). */
+  read: (out: string) => { conflicts: number; seconds: number };
 }
+
+const numberAfter = (pattern: RegExp, text: string, fallback = NaN) => Number(pattern.exec(text)?.[1] ?? fallback);
+
+const EXTERNAL_SOLVERS: ExternalSolver[] = [
+  {
+    name: 'minisat',
+    args: (file) => ['-verb=1', file],
+    read: (out) => ({ conflicts: numberAfter(/conflicts\s*:\s*(\d+)/, out), seconds: numberAfter(/CPU time\s*:\s*([\d.]+)/, out) }),
+  },
+  {
+    name: 'cadical',
+    args: (file) => [file],
+    read: (out) => ({ conflicts: numberAfter(/^c conflicts:\s+(\d+)/m, out, 0), seconds: numberAfter(/process time[^\n]*?([\d.]+)\s+seconds/, out) }),
+  },
+  {
+    name: 'kissat',
+    args: (file) => [file],
+    read: (out) => ({ conflicts: numberAfter(/^c conflicts:\s+(\d+)/m, out, 0), seconds: numberAfter(/process-time[^\n]*?([\d.]+)\s+seconds/, out) }),
+  },
+];
+
+const onPath = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).status === 0;
 
 function bench3Sat(): void {
   const n = 200;
   const m = Math.round(4.26 * n);
   console.log(`## Random 3-SAT, ${n} variables, ${m} clauses (ratio 4.26), seeds 1-5\n`);
-  const minisat = hasMinisat();
+  const externals = EXTERNAL_SOLVERS.filter((x) => onPath(x.name));
   const dir = mkdtempSync(join(tmpdir(), 'nonobench-3sat-'));
   let ours = { conflicts: 0, seconds: 0 };
-  let theirs = { conflicts: 0, seconds: 0 };
+  const theirs = new Map(externals.map((x) => [x.name, { conflicts: 0, seconds: 0 }]));
   for (let seed = 1; seed <= 5; seed++) {
     const clauses = random3Sat(seed, n, m);
     const solver = new SatSolver(n);
@@ -159,24 +185,27 @@ function bench3Sat(): void {
     const seconds = (used.user + used.system) / 1e6;
     ours = { conflicts: ours.conflicts + solver.stats.conflicts, seconds: ours.seconds + seconds };
     let line = `seed ${seed}: ${outcome}, ours ${solver.stats.conflicts} conflicts in ${seconds.toFixed(3)} s CPU`;
-    if (minisat) {
-      const file = join(dir, `${seed}.cnf`);
-      writeFileSync(file, writeDimacs({ numVars: n, clauses }));
-      const r = spawnSync('minisat', ['-verb=1', file], { encoding: 'utf8' });
-      const conflicts = Number(/conflicts\s*:\s*(\d+)/.exec(r.stdout)?.[1] ?? NaN);
-      const cpu = Number(/CPU time\s*:\s*([\d.]+)/.exec(r.stdout)?.[1] ?? NaN);
+    const file = join(dir, `${seed}.cnf`);
+    writeFileSync(file, writeDimacs({ numVars: n, clauses }));
+    for (const x of externals) {
+      const r = spawnSync(x.name, x.args(file), { encoding: 'utf8' });
+      const { conflicts, seconds: cpu } = x.read(r.stdout);
       const verdict = /UNSATISFIABLE/.test(r.stdout) ? 'unsat' : /SATISFIABLE/.test(r.stdout) ? 'sat' : '?';
-      theirs = { conflicts: theirs.conflicts + conflicts, seconds: theirs.seconds + cpu };
-      line += `; minisat ${verdict}, ${conflicts} conflicts in ${cpu.toFixed(3)} s`;
+      const total = theirs.get(x.name)!;
+      total.conflicts += conflicts;
+      total.seconds += cpu;
+      line += `; ${x.name} ${verdict}, ${conflicts} conflicts in ${cpu.toFixed(3)} s`;
     }
     console.log(line);
   }
   rmSync(dir, { recursive: true, force: true });
   console.log(`ours: ${Math.round(ours.conflicts / ours.seconds)} conflicts/s (CPU time)`);
-  if (minisat) {
-    const version = execFileSync('sh', ['-c', 'dpkg-query -W -f=\'${Version}\' minisat 2>/dev/null || true'], { encoding: 'utf8' });
-    console.log(`minisat ${version}: ${Math.round(theirs.conflicts / theirs.seconds)} conflicts/s (CPU time as it reports it)`);
-  } else console.log('minisat: not on the PATH, no comparison');
+  for (const x of externals) {
+    const total = theirs.get(x.name)!;
+    const version = execFileSync('sh', ['-c', `dpkg-query -W -f='\${Version}' ${x.name} 2>/dev/null || true`], { encoding: 'utf8' });
+    console.log(`${x.name} ${version}: ${Math.round(total.conflicts / total.seconds)} conflicts/s (CPU time as it reports it)`);
+  }
+  if (externals.length === 0) console.log('minisat, cadical, kissat: none on the PATH, no comparison');
   console.log('');
 }
 
