@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PuzzleError } from '../corpus/errors.js';
 import { loadCorpus } from '../corpus/load.js';
 import type { Puzzle } from '../corpus/model.js';
-import { BUNDLED_CORPUS, PACKAGE_ROOT } from '../corpus/paths.js';
+import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { deadlineAfter } from '../solvers/types.js';
 import { classify, PUZZLE_CLASSES, type Classification, type PuzzleClass } from './classify.js';
 import type { ClassifyReply } from './classify-worker.js';
-import { SolverPool, type TaskOutcome } from './pool.js';
+import { SolverPool, workerFile, type TaskOutcome } from './pool.js';
 import { createProgress } from './progress.js';
 import { formatTable } from './summary.js';
 
@@ -43,15 +40,6 @@ export interface ClassifyRunResult {
 }
 
 export const classOf = (r: ClassifiedPuzzle): PuzzleClass => r.classification?.class ?? 'unknown';
-
-/** The compiled classify worker: beside this file in dist/, or dist/harness/ when running from sources. */
-function classifyWorkerFile(): string {
-  const here = fileURLToPath(new URL('./classify-worker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const built = join(PACKAGE_ROOT, 'dist', 'harness', 'classify-worker.js');
-  if (existsSync(built)) return built;
-  throw new Error('dist/harness/classify-worker.js is missing: run `npm run build` first');
-}
 
 function fromOutcome(puzzle: Puzzle, outcome: TaskOutcome): ClassifiedPuzzle {
   switch (outcome.kind) {
@@ -103,7 +91,7 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
         record(i, { puzzle, classification, timeMs: performance.now() - start, error: '' });
       });
     } else {
-      const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, filename: classifyWorkerFile() });
+      const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, filename: workerFile('classify-worker.js') });
       try {
         let next = 0;
         // At most one puzzle per worker in flight, so each puzzle's clock starts when it does.

@@ -60,10 +60,10 @@ export class CsvAppender {
     append = false,
   ) {
     mkdirSync(dirname(path), { recursive: true });
-    const fresh = !append || !existsSync(path) || readFileSync(path).length === 0;
-    this.fd = openSync(path, fresh ? 'w' : 'a');
-    if (fresh) writeSync(this.fd, stringify([columns as string[]]));
-    else if (!readFileSync(path, 'utf8').endsWith('\n')) writeSync(this.fd, '\n'); // a torn last line stays its own record
+    const existing = append && existsSync(path) ? readFileSync(path, 'utf8') : '';
+    this.fd = openSync(path, existing === '' ? 'w' : 'a');
+    if (existing === '') writeSync(this.fd, stringify([columns as string[]]));
+    else if (!existing.endsWith('\n')) writeSync(this.fd, '\n'); // a torn last line stays its own record
   }
 
   write(row: Record<string, unknown>): void {

@@ -26,13 +26,13 @@ export function hardLimitMs(timeoutMs: number): number {
   return timeoutMs + Math.max(1000, timeoutMs * 0.25);
 }
 
-/** The compiled worker module: beside this file in dist/, or dist/harness/ when running from sources. */
-function workerFile(): string {
-  const here = fileURLToPath(new URL('./worker.js', import.meta.url));
+/** A compiled worker module (`name`, e.g. worker.js): beside this file in dist/, or dist/harness/ when running from sources. */
+export function workerFile(name = 'worker.js'): string {
+  const here = fileURLToPath(new URL(`./${name}`, import.meta.url));
   if (existsSync(here)) return here;
-  const built = join(PACKAGE_ROOT, 'dist', 'harness', 'worker.js');
+  const built = join(PACKAGE_ROOT, 'dist', 'harness', name);
   if (existsSync(built)) return built;
-  throw new Error('dist/harness/worker.js is missing: run `npm run build` first');
+  throw new Error(`dist/harness/${name} is missing: run \`npm run build\` first`);
 }
 
 const isOutOfMemory = (err: { code?: string; message?: string }) =>
