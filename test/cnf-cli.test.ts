@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../corpus/grid.js';
@@ -8,6 +7,7 @@ import { loadPuzzle } from '../corpus/load.js';
 import { parseDimacs } from '../solvers/sat/dimacs.js';
 import { encodeNonogram } from '../solvers/sat/encode.js';
 import { SatSolver } from '../solvers/sat/solver.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
 const PUZZLE = 'corpus/puzzles/webpbn/1.non';
@@ -17,7 +17,7 @@ function cli(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-cnf-'));
+const tmp = tempDirs('cnf');
 
 /** Solves DIMACS text with our engine and writes the model in the given answer format. */
 function modelFile(dir: string, dimacs: string, format: 'competition' | 'minisat', flipVariable = 0): string {

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -17,10 +16,11 @@ import {
 } from '../harness/compare.js';
 import { COMPARE_CSV_COLUMNS, formatComparison } from '../harness/compare-format.js';
 import { readCsv, RUN_COLUMNS, writeCsv, type CsvRecord } from '../harness/csv.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/csv';
 const CLI = 'dist/harness/cli.js';
-const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-compare-'));
+const tmp = tempDirs('compare');
 
 const find = (r: CompareResult, path: string, strategy: string): PairComparison => {
   const p = r.pairs.find((x) => x.puzzlePath === path && x.strategy === strategy);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { mergeCsvs } from '../harness/merge.js';
 import { runCorpus, type RunOptions } from '../harness/run.js';
 import { parseShard } from '../harness/tasks.js';
 import { strategyNames } from '../solvers/registry.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/harness';
 const TINY = `${FIX}/tiny.json`;
@@ -27,7 +27,7 @@ function memoryLog(): NodeJS.WriteStream & { text: () => string } {
   return stream;
 }
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-harness-'));
+const tmp = tempDirs('harness');
 
 function options(over: Partial<RunOptions>): RunOptions {
   return {

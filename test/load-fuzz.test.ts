@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verifyGrid } from '../corpus/grid.js';
 import { loadCorpus } from '../corpus/load.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 /**
  * Damaged puzzle files of every format: the loader must never throw, and must answer each file with
@@ -44,7 +44,7 @@ function damage(text: string, edits: Edit[]): string {
 }
 
 describe('loading damaged files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nonobench-fuzz-'));
+  const dir = tempDirs('fuzz')();
   let n = 0;
 
   it('never throws; every puzzle kept is sound and every error is one line naming the file and a line', () => {

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
@@ -9,11 +8,12 @@ import { loadRunCsv } from '../harness/compare.js';
 import { readCsv, writeCsv } from '../harness/csv.js';
 import { buildReport, defaultReportPath, REPORT_COLUMNS, writeReport } from '../harness/report.js';
 import { runCorpus } from '../harness/run.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/harness';
 const CSV_FIX = 'test/fixtures/csv';
 const CLI = 'dist/harness/cli.js';
-const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-report-'));
+const tmp = tempDirs('report');
 
 /** A second solving plugin, so the run has two strategies that solve puzzles. */
 const QUICK_GOAL = `

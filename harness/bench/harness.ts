@@ -9,7 +9,7 @@
  *
  *   node --expose-gc dist/harness/bench/harness.js
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSeries } from '../../corpus/generate.js';
@@ -85,3 +85,4 @@ console.log(
   `10000 tasks, parent heap: ${mb(avg(early))} MiB after the first tenth, ${mb(avg(late))} MiB in the last tenth; ` +
     `peak rss ${mb(Math.max(...samples.map((s) => s.rss)))} MiB (${samples.length} samples${collect ? ', after gc' : ''})`,
 );
+rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { runCorpus } from '../../harness/run.js';
+import { tempDirs } from './temp-dirs.js';
 
 // Real measured runs: slow-goal busy-waits `waitMs` per solve, so 100 against 50 is a true 2× slowdown.
 // One worker and waits of 50 ms keep the scheduler's delays (a few ms on a loaded machine) small beside them.
@@ -13,7 +12,7 @@ export const PUZZLES = [1, 2, 3].map((n) => `${FIX}/tiny.json#${n}`);
 export const FAST = 50;
 export const SLOWER = 100;
 export const CLI = 'dist/harness/cli.js';
-export const tmp = () => mkdtempSync(join(tmpdir(), 'nonobench-compare-runs-'));
+export const tmp = tempDirs('compare-runs');
 
 export const quietLog = () =>
   new Writable({
