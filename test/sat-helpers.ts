@@ -22,6 +22,19 @@ export function randomKSat(seed: number, n: number, m: number, k = 3): number[][
   return clauses;
 }
 
+/** Random clauses of 2 or 3 distinct variables, `binaryShare` of them binary (the nonogram encoding is mostly binary). */
+export function randomMixedSat(seed: number, n: number, m: number, binaryShare: number): number[][] {
+  const rng = createRng(seed);
+  const clauses: number[][] = [];
+  for (let i = 0; i < m; i++) {
+    const k = rng.nextBelow(1000) < binaryShare * 1000 ? 2 : 3;
+    const vars = new Set<number>();
+    while (vars.size < Math.min(k, n)) vars.add(rng.nextBelow(n) + 1);
+    clauses.push([...vars].map((v) => (rng.nextBelow(2) ? v : -v)));
+  }
+  return clauses;
+}
+
 /** Assignment a (bit v−1 = variable v) satisfies the clause. */
 export function satisfiesClause(a: number, clause: number[]): boolean {
   return clause.some((l) => ((a >> (Math.abs(l) - 1)) & 1) === (l > 0 ? 1 : 0));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { luby } from '../solvers/luby.js';
 import { SatSolver } from '../solvers/sat/solver.js';
-import { allModels, pigeonhole, randomKSat, satisfiesClause } from './sat-helpers.js';
+import { allModels, pigeonhole, randomKSat, randomMixedSat, satisfiesClause } from './sat-helpers.js';
 
 function solverFor(numVars: number, clauses: number[][]): SatSolver {
   const s = new SatSolver(numVars);
@@ -152,6 +152,44 @@ describe('SatSolver against brute force on random 3-SAT near the threshold', () 
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('SatSolver against brute force on mostly binary formulas', () => {
+  // Binary clauses take their own path through propagation and analysis (no clause reads).
+  const instance = fc.record({
+    seed: fc.nat(),
+    n: fc.integer({ min: 3, max: 16 }),
+    ratio: fc.double({ min: 1, max: 3, noNaN: true }),
+    binaryShare: fc.double({ min: 0.5, max: 1, noNaN: true }),
+  });
+
+  it('agrees on sat/unsat, its models satisfy every clause, and its learnt clauses and units are implied', () => {
+    let unsat = 0;
+    let learning = 0;
+    fc.assert(
+      fc.property(instance, ({ seed, n, ratio, binaryShare }) => {
+        const clauses = randomMixedSat(seed, n, Math.round(ratio * n), binaryShare);
+        const s = solverFor(n, clauses);
+        const learnt: number[][] = [];
+        s.onLearnt = (c) => learnt.push(c);
+        const outcome = s.solve();
+        const models = allModels(n, clauses);
+        expect(outcome).toBe(models.length > 0 ? 'sat' : 'unsat');
+        if (outcome === 'sat') for (const c of clauses) expect(satisfiesClause(modelBits(s), c)).toBe(true);
+        else unsat++;
+        if (learnt.length > 0) learning++;
+        for (const c of [...learnt, ...s.learntClauses()]) for (const a of models) expect(satisfiesClause(a, c)).toBe(true);
+        for (let v = 1; v <= n; v++) {
+          const fixed = s.fixedValue(v);
+          if (fixed !== undefined) for (const a of models) expect(((a >> (v - 1)) & 1) === 1).toBe(fixed);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The sample must exercise both answers and conflict analysis.
+    expect(unsat).toBeGreaterThan(10);
+    expect(learning).toBeGreaterThan(10);
   });
 });
 

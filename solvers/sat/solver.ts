@@ -14,6 +14,9 @@ import { WatchLists } from './watch-lists.js';
  * - Unit propagation with two watched literals per clause; each watcher carries a blocker literal
  *   (another literal of the clause) that, when true, lets propagation skip the clause unread.
  *   For a binary clause the blocker is the other literal, so a satisfied one costs no clause read.
+ * - Binary clauses are marked in the watch lists and a literal they imply keeps the other literal
+ *   as its reason, so propagating or analysing them never reads the clause (most clauses of the
+ *   nonogram encoding are binary).
  * - Conflict analysis to the first UIP, then recursive minimisation of the learnt clause
  *   (a literal is dropped when its reason clause is implied by the other learnt literals).
  * - Branching on the most active variable (EVSIDS, decay 0.95, rescaled past 1e100) with phase saving,
@@ -125,6 +128,8 @@ export class SatSolver {
   private readonly heap: VarHeap;
 
   private readonly trail: Int32Array;
+  /** Per variable: its position on the trail while it is assigned. */
+  private readonly trailPos: Int32Array;
   private trailSize = 0;
   /** trailLim[d]: the trail size where decision level d + 1 starts; `levels` is the current level. */
   private trailLim: Int32Array;
@@ -147,6 +152,9 @@ export class SatSolver {
   private readonly stackLit: Int32Array;
   private readonly stackNext: Int32Array;
   private readonly levelStamp: Int32Array;
+  /** During minimisation, per decision level: `stamp` when the learnt clause has a literal of it, and the earliest trail position of one. */
+  private readonly clauseLevel: Int32Array;
+  private readonly clauseLevelFirst: Int32Array;
   private stamp = 0;
   private assumptions: Int32Array = new Int32Array(0);
   private failed: number[] = [];
@@ -167,8 +175,11 @@ export class SatSolver {
     this.seen = new Uint8Array(numVars);
     this.decision = new Uint8Array(numVars).fill(1);
     this.trail = new Int32Array(numVars);
+    this.trailPos = new Int32Array(numVars);
     this.trailLim = new Int32Array(numVars + 1);
     this.levelStamp = new Int32Array(numVars + 1);
+    this.clauseLevel = new Int32Array(numVars + 1);
+    this.clauseLevelFirst = new Int32Array(numVars + 1);
     this.stackLit = new Int32Array(numVars);
     this.stackNext = new Int32Array(numVars);
     this.heap = new VarHeap(numVars, this.activity);
@@ -317,6 +328,7 @@ export class SatSolver {
     this.vals[lit ^ 1] = -1;
     this.level[v] = this.levels;
     this.reason[v] = from;
+    this.trailPos[v] = this.trailSize;
     this.trail[this.trailSize++] = lit;
   }
 
@@ -324,13 +336,14 @@ export class SatSolver {
     const mem = this.arena.mem;
     const a = mem[cr + HEADER]!;
     const b = mem[cr + HEADER + 1]!;
-    this.watches.push(a, cr, b);
-    this.watches.push(b, cr, a);
+    const watcher = mem[cr] === 2 ? ~cr : cr; // a negative watcher marks a binary clause for propagation
+    this.watches.push(a, watcher, b);
+    this.watches.push(b, watcher, a);
   }
 
   /** Unit propagation to a fixpoint; returns the conflicting clause or NO_REASON. */
   private propagate(): number {
-    const { vals, trail, level, reason, watches } = this;
+    const { vals, trail, trailPos, level, reason, watches } = this;
     const { start: watchStart, count: watchCount } = watches;
     let ws = watches.buf; // re-read after a push, which may grow it
     const mem = this.arena.mem; // no clause is allocated during propagation
@@ -349,9 +362,27 @@ export class SatSolver {
         const cr = ws[i]!;
         const blocker = ws[i + 1]!;
         i += 2;
-        if (vals[blocker] === 1) {
+        const blockerValue = vals[blocker]!;
+        if (blockerValue === 1) {
           ws[j++] = cr;
           ws[j++] = blocker;
+          continue;
+        }
+        if (cr < 0) {
+          // A binary clause (~cr in the arena): the blocker is its other literal, so no clause read.
+          ws[j++] = cr;
+          ws[j++] = blocker;
+          if (blockerValue === -1) {
+            conflict = ~cr;
+            while (i < n) ws[j++] = ws[i++]!;
+          } else {
+            vals[blocker] = 1;
+            vals[blocker ^ 1] = -1;
+            level[blocker >> 1] = decisionLevel;
+            reason[blocker >> 1] = binaryReason(falseLit);
+            trailPos[blocker >> 1] = trailSize;
+            trail[trailSize++] = blocker;
+          }
           continue;
         }
         // Keep the false literal in the second slot.
@@ -392,6 +423,7 @@ export class SatSolver {
           vals[first ^ 1] = -1;
           level[first >> 1] = decisionLevel;
           reason[first >> 1] = cr;
+          trailPos[first >> 1] = trailSize;
           trail[trailSize++] = first;
         }
       }
@@ -466,25 +498,20 @@ export class SatSolver {
     let index = this.trailSize - 1;
     let cr = conflict;
     do {
-      if (arena.isLearnt(cr)) {
-        this.bumpClause(cr);
-        const lbd = arena.lbd(cr);
-        if (lbd > 2) {
-          const fresh = this.lbdOf(arena.mem, cr + HEADER, arena.size(cr));
-          if (fresh < lbd) arena.setLbd(cr, fresh);
+      if (cr < NO_REASON) {
+        pending += this.analyzeLiteral(otherOfBinary(cr), current);
+      } else {
+        if (arena.isLearnt(cr)) {
+          this.bumpClause(cr);
+          const lbd = arena.lbd(cr);
+          if (lbd > 2) {
+            const fresh = this.lbdOf(arena.mem, cr + HEADER, arena.size(cr));
+            if (fresh < lbd) arena.setLbd(cr, fresh);
+          }
         }
-      }
-      const mem = arena.mem;
-      const size = mem[cr]!;
-      for (let k = p === -1 ? 0 : 1; k < size; k++) {
-        const q = mem[cr + HEADER + k]!;
-        const v = q >> 1;
-        if (seen[v] === 0 && level[v]! > 0) {
-          this.bumpVar(v);
-          seen[v] = IN_CLAUSE;
-          if (level[v]! >= current) pending++;
-          else out.push(q);
-        }
+        const mem = arena.mem;
+        const size = mem[cr]!;
+        for (let k = p === -1 ? 0 : 1; k < size; k++) pending += this.analyzeLiteral(mem[cr + HEADER + k]!, current);
       }
       while (seen[trail[index--]! >> 1] === 0);
       p = trail[index + 1]!;
@@ -498,12 +525,20 @@ export class SatSolver {
     const toClear = this.toClear;
     toClear.length = 0;
     for (let i = 1; i < out.length; i++) toClear.push(out[i]!);
-    let signature = 0;
-    for (let i = 1; i < out.length; i++) signature |= 1 << (level[out[i]! >> 1]! & 31);
+    const { clauseLevel, clauseLevelFirst, trailPos } = this;
+    const stamp = ++this.stamp;
+    for (let i = 1; i < out.length; i++) {
+      const v = out[i]! >> 1;
+      const lv = level[v]!;
+      if (clauseLevel[lv] !== stamp) {
+        clauseLevel[lv] = stamp;
+        clauseLevelFirst[lv] = trailPos[v]!;
+      } else if (trailPos[v]! < clauseLevelFirst[lv]!) clauseLevelFirst[lv] = trailPos[v]!;
+    }
     let j = 1;
     for (let i = 1; i < out.length; i++) {
       const l = out[i]!;
-      if (reason[l >> 1] === NO_REASON || !this.redundant(l, signature)) out[j++] = l;
+      if (reason[l >> 1] === NO_REASON || !this.redundant(l, stamp)) out[j++] = l;
     }
     out.length = j;
     for (const l of toClear) seen[l >> 1] = 0;
@@ -517,15 +552,26 @@ export class SatSolver {
     return level[out[1]! >> 1]!;
   }
 
+  /** Analysis meets q, a false literal of a reason: marks and bumps it; returns 1 when q is of the current level (to be resolved away). */
+  private analyzeLiteral(q: number, current: number): number {
+    const v = q >> 1;
+    if (this.seen[v] !== 0 || this.level[v] === 0) return 0;
+    this.bumpVar(v);
+    this.seen[v] = IN_CLAUSE;
+    if (this.level[v]! >= current) return 1;
+    this.learnt.push(q);
+    return 0;
+  }
+
   /**
    * True when literal p of the learnt clause is implied by the others: every path back through
    * reason clauses ends in literals of the clause. A depth-first walk over the reasons; its verdicts
    * are remembered in `seen` (REMOVABLE / FAILED) for the rest of this conflict, so no literal is
-   * explored twice. `signature` has a bit per decision level of the clause (mod 32): a literal of
-   * another level can never be implied by the clause.
+   * explored twice. A literal of a level the clause does not reach, or earlier on the trail than the
+   * clause's first literal of its level, fails at once (`clauseLevel`, `clauseLevelFirst` under `stamp`).
    */
-  private redundant(p: number, signature: number): boolean {
-    const { seen, level, reason, toClear, stackLit, stackNext } = this;
+  private redundant(p: number, stamp: number): boolean {
+    const { seen, level, reason, toClear, stackLit, stackNext, clauseLevel, clauseLevelFirst, trailPos } = this;
     const mem = this.arena.mem;
     let depth = 0;
     stackLit[0] = p;
@@ -534,13 +580,17 @@ export class SatSolver {
       const q = stackLit[depth]!;
       const cr = reason[q >> 1]!;
       const k = stackNext[depth]!;
-      if (k < mem[cr]!) {
+      if (k < (cr < NO_REASON ? 2 : mem[cr]!)) {
         stackNext[depth] = k + 1;
-        const l = mem[cr + HEADER + k]!;
+        const l = cr < NO_REASON ? otherOfBinary(cr) : mem[cr + HEADER + k]!;
         const v = l >> 1;
         const mark = seen[v]!;
         if (level[v] === 0 || mark === IN_CLAUSE || mark === REMOVABLE) continue;
-        if (mark === FAILED || reason[v] === NO_REASON || ((1 << (level[v]! & 31)) & signature) === 0) {
+        const lv = level[v]!;
+        // Every literal of a level but its decision follows from earlier literals of that level, so
+        // one of a level without clause literals, or before the clause's first of its level, cannot
+        // follow from the clause.
+        if (mark === FAILED || reason[v] === NO_REASON || clauseLevel[lv] !== stamp || trailPos[v]! < clauseLevelFirst[lv]!) {
           // Everything on the path down to here depends on l: none of it is implied.
           for (let i = 0; i <= depth; i++) {
             const w = stackLit[i]! >> 1;
@@ -579,6 +629,9 @@ export class SatSolver {
         const cr = reason[v]!;
         if (cr === NO_REASON) {
           failed.push(trail[i]!); // an assumption decided true (the negation of p, if that was assumed too)
+        } else if (cr < NO_REASON) {
+          const q = otherOfBinary(cr);
+          if (level[q >> 1]! > 0) seen[q >> 1] = 1;
         } else {
           for (let k = 1; k < mem[cr]!; k++) {
             const q = mem[cr + HEADER + k]!;
@@ -792,12 +845,24 @@ export class SatSolver {
     const forward = this.arena.compact([this.clauses, this.learnts]);
     for (let i = 0; i < this.trailSize; i++) {
       const v = this.trail[i]! >> 1;
-      if (this.reason[v] !== NO_REASON) this.reason[v] = forward(this.reason[v]!);
+      if (this.reason[v]! >= 0) this.reason[v] = forward(this.reason[v]!); // binary reasons name no clause
     }
     this.watches.clear();
     for (const cr of this.clauses) this.attach(cr);
     for (const cr of this.learnts) this.attach(cr);
   }
+}
+
+/**
+ * A literal implied by a binary clause has the clause's other literal as its reason, encoded below
+ * NO_REASON, so that neither propagation nor analysis reads the clause.
+ */
+function binaryReason(other: number): number {
+  return -2 - other;
+}
+
+function otherOfBinary(reason: number): number {
+  return -2 - reason;
 }
 
 export function toDimacs(lit: number): number {
