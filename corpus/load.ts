@@ -4,7 +4,7 @@ import { PuzzleError, PuzzleErrors, puzzleProblems } from './errors.js';
 import { detectFormat, readRawPuzzles, UNKNOWN_FORMAT_MESSAGE } from './formats/index.js';
 import { looksLikeTournament } from './formats/tournament.js';
 import type { Puzzle } from './model.js';
-import { buildPuzzle, type LoadOptions } from './validate.js';
+import { buildPuzzle, type LoadOptions, type RawPuzzle } from './validate.js';
 
 export type { LoadOptions } from './validate.js';
 
@@ -140,8 +140,12 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
     const raws = readRawPuzzles(text, shown, solutions ? { format, solutions } : { format });
     if (raws.length === 0) throw new PuzzleError(shown, 0, 'no puzzle found');
     const many = raws.length > 1;
-    if (member !== undefined && (member < 1 || member > raws.length))
+    if (member !== undefined && (member < 1 || member > raws.length)) {
+      // A file none of whose puzzles reads is better described by what is wrong with it.
+      const problems = problemsBuilding(raws, options);
+      if (problems.length === raws.length) throw new PuzzleErrors(problems.flat());
       throw new PuzzleError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+    }
     raws.forEach((raw, k) => {
       if (member !== undefined && k !== member - 1) return;
       try {
@@ -156,6 +160,21 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
     collect(err);
   }
   return { puzzles, errors };
+}
+
+/** The problems of each raw puzzle that does not build (one entry per such puzzle). */
+function problemsBuilding(raws: RawPuzzle[], options: LoadOptions): PuzzleError[][] {
+  const problems: PuzzleError[][] = [];
+  for (const raw of raws) {
+    try {
+      buildPuzzle(raw, options);
+    } catch (err) {
+      const found = puzzleProblems(err);
+      if (!found) throw err;
+      problems.push(found);
+    }
+  }
+  return problems;
 }
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */

@@ -95,6 +95,15 @@ describe('FILE#N addressing', () => {
     ]);
   });
 
+  it('names what is wrong with a file none of whose puzzles reads, not its member count', () => {
+    const bad = join(tmp, 'bad-only.non');
+    writeFileSync(bad, 'width 3\nheight 1\nrows\n9\ncolumns\n1\n1\n1\n');
+    expect(problemsOf(() => loadPuzzles(`${bad}#2`))).toEqual([[displayPath(bad), 4, 'row 1: clue 9 needs 9 cells but the row has 3']]);
+    const prose = join(tmp, 'NOTICE');
+    writeFileSync(prose, 'Puzzles by their authors,\nby kind permission.\n');
+    expect(problemsOf(() => loadPuzzles(`${prose}#3`))[0]![2]).toMatch(/^unknown format/);
+  });
+
   it('prefers a real file whose name contains #', () => {
     const odd = join(tmp, 'odd#2');
     writeFileSync(odd, readFileSync('test/fixtures/formats/sample.non'));

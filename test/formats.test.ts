@@ -246,6 +246,9 @@ describe('format detection', () => {
     expect(detectFormat('puzzle', '$1\n1\n1\n')).toBe('tournament');
     expect(detectFormat('puzzle', 'title "x"\nwidth 1\n')).toBe('non');
     expect(detectFormat('puzzle', 'hello\n')).toBeUndefined();
+    expect(detectFormat('puzzle', 'rows\n1\n')).toBe('non');
+    // Prose whose lines begin with .non keywords ("by", "title", "width of ...") is not a puzzle.
+    expect(detectFormat('LICENSE', 'Licensed by the authors.\nby anyone\ntitle to the work\nwidth of the grid\n')).toBeUndefined();
   });
 
   it('loads files whose extension says nothing, by their content', () => {

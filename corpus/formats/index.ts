@@ -39,7 +39,8 @@ export function formatOfContent(text: string): PuzzleFormat | undefined {
   if (body.startsWith('<')) return 'xml';
   if (body.startsWith('{') || body.startsWith('[')) return 'json';
   if (body.startsWith('$')) return 'tournament';
-  if (/^(width|height|rows|columns|title|catalogue|by)\b/m.test(body)) return 'non';
+  // A numeric size line or a bare section keyword: keywords such as "by" also begin lines of prose.
+  if (/^(width|height)[ \t]+\d+[ \t]*$/m.test(body) || /^(rows|columns)[ \t]*$/m.test(body)) return 'non';
   return undefined;
 }
 
