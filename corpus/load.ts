@@ -142,8 +142,8 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
     const many = raws.length > 1;
     if (member !== undefined && (member < 1 || member > raws.length)) {
       // A file none of whose puzzles reads is better described by what is wrong with it.
-      const problems = problemsBuilding(raws, options);
-      if (problems.length === raws.length) throw new PuzzleErrors(problems.flat());
+      const problems = problemsIfNoneBuilds(raws, options);
+      if (problems) throw new PuzzleErrors(problems);
       throw new PuzzleError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
     }
     raws.forEach((raw, k) => {
@@ -162,16 +162,17 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
   return { puzzles, errors };
 }
 
-/** The problems of each raw puzzle that does not build (one entry per such puzzle). */
-function problemsBuilding(raws: RawPuzzle[], options: LoadOptions): PuzzleError[][] {
-  const problems: PuzzleError[][] = [];
+/** The problems of a file's puzzles when none of them builds; undefined as soon as one does. */
+function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): PuzzleError[] | undefined {
+  const problems: PuzzleError[] = [];
   for (const raw of raws) {
     try {
       buildPuzzle(raw, options);
+      return undefined;
     } catch (err) {
       const found = puzzleProblems(err);
       if (!found) throw err;
-      problems.push(found);
+      problems.push(...found);
     }
   }
   return problems;

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
 const DANCER = 'corpus/puzzles/webpbn/1.non';
@@ -14,7 +14,7 @@ const run = (...args: string[]) => {
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
-let dir = '';
+const dir = tempDirs('check')();
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -23,9 +23,7 @@ const file = (name: string, text: string) => {
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
-  dir = mkdtempSync(join(tmpdir(), 'nonobench-check-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('nonobench check', () => {
   it('prints ok and exits 0 for the goal, and draws it', () => {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCsv } from '../harness/csv.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
 const DANCER = 'corpus/puzzles/webpbn/1.non';
@@ -18,12 +18,10 @@ const run = (...args: string[]) => {
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
-let dir = '';
+const dir = tempDirs('classify')();
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
-  dir = mkdtempSync(join(tmpdir(), 'nonobench-classify-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Checks that every tag of an XML text is closed in order (enough to catch truncated or mangled SVG). */
 function wellFormed(xml: string): boolean {

@@ -1,16 +1,15 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runsOf } from '../corpus/grid.js';
 import { displayPath, listPuzzleFiles, loadCorpus, loadPuzzle, loadPuzzles, splitMemberPath } from '../corpus/load.js';
 import { FILLED, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { problemsOf } from './helpers/problems.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'nonobench-corpus-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDirs('corpus')();
 
 /** The goal's runs line by line, without the code under test's helpers: a second opinion. */
 function goalMatchesClues(p: Puzzle): boolean {

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { puzzleProblems } from '../corpus/errors.js';
 import {
   detectFormat,
@@ -22,10 +21,10 @@ import { childElements, readXml, textOf } from '../corpus/formats/xml-reader.js'
 import { cluesOf } from '../corpus/grid.js';
 import { loadPuzzles } from '../corpus/load.js';
 import { EMPTY, FILLED, makePuzzle, type Puzzle, type PuzzleMeta } from '../corpus/model.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/formats';
-const tmp = mkdtempSync(join(tmpdir(), 'nonobench-formats-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDirs('formats')();
 
 /** What a round trip must keep: everything but where the puzzle was read from. */
 function essence(p: Puzzle) {

@@ -1,17 +1,16 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseNon } from '../corpus/formats/non.js';
 import { generateRandomPuzzle, generateSeries, writeSeries } from '../corpus/generate.js';
 import { verifyGrid } from '../corpus/grid.js';
 import { FILLED } from '../corpus/model.js';
 import { createRng, deriveSeed, probabilityThreshold } from '../corpus/random.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'nonobench-generate-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDirs('generate')();
 
 /** Block lengths of a 0/1 sequence, computed independently of the code under test. */
 function blocks(cells: boolean[]): number[] {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
 const DANCER = 'corpus/puzzles/webpbn/1.non';
@@ -14,12 +14,10 @@ const run = (...args: string[]) => {
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
-let dir = '';
+const dir = tempDirs('solve')();
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
-  dir = mkdtempSync(join(tmpdir(), 'nonobench-solve-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('nonobench solve', () => {
   it('--json reports the status, the metrics and the goal as the solution', () => {

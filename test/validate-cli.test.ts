@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BAD_CASES, BAD_DIR } from './fixtures/bad-cases.js';
+import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
 
@@ -29,12 +29,10 @@ async function inBatches<T, R>(items: T[], size: number, job: (t: T) => Promise<
   return out;
 }
 
-let tmp = '';
+const tmp = tempDirs('bad')();
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -p tsconfig.json\` first`);
-  tmp = mkdtempSync(join(tmpdir(), 'nonobench-bad-'));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the CLI on malformed input', () => {
   const line = ([file, n, message]: [string, number, string]) => `${file}:${n}: ${message}`;

@@ -13,10 +13,9 @@ import { WatchLists } from './watch-lists.js';
  *
  * - Unit propagation with two watched literals per clause; each watcher carries a blocker literal
  *   (another literal of the clause) that, when true, lets propagation skip the clause unread.
- *   For a binary clause the blocker is the other literal, so a satisfied one costs no clause read.
- * - Binary clauses are marked in the watch lists and a literal they imply keeps the other literal
- *   as its reason, so propagating or analysing them never reads the clause (most clauses of the
- *   nonogram encoding are binary).
+ *   A binary clause's watcher is marked and its blocker is the other literal, and a literal it
+ *   implies keeps that other literal as its reason: propagating or analysing a binary clause never
+ *   reads it (most clauses of the nonogram encoding are binary).
  * - Conflict analysis to the first UIP, then recursive minimisation of the learnt clause
  *   (a literal is dropped when its reason clause is implied by the other learnt literals).
  * - Branching on the most active variable (EVSIDS, decay 0.95, rescaled past 1e100) with phase saving,
