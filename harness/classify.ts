@@ -3,6 +3,7 @@ import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.
 import { createRng, type Rng } from '../corpus/random.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagate.js';
+import { probeToFixpoint } from '../solvers/probe-fixpoint.js';
 import { chooseBranchCell } from '../solvers/search/choose.js';
 import { Prober } from '../solvers/search/probe.js';
 import { solveByOverlap } from '../solvers/search/overlap.js';
@@ -65,47 +66,6 @@ export interface Classification {
 export interface ClassifyOptions {
   /** Polled by every stage; once true the puzzle is `unknown`. */
   shouldStop?: () => boolean;
-}
-
-/** What contradiction probing ended with. */
-export type ProbeOutcome = 'fixpoint' | 'contradiction' | 'stopped';
-
-/**
- * Single-cell contradiction probing to a fixpoint, on a propagator already at a line fixpoint:
- * each unknown cell gets each value in turn, with full line propagation; a value that leads to a
- * contradiction is excluded (the cell takes the other one, which is propagated); rounds repeat
- * until one excludes nothing. Both values failing proves there is no solution.
- *
- * Unlike the search's Prober this tries every unknown cell, not only those next to known ones,
- * and keeps only forced values (not the cells both values agree on), so that the class means
- * exactly "contradiction probing suffices". Since propagation is monotone, a value refuted in a
- * grid stays refuted once more cells are known, so the fixpoint does not depend on the order.
- */
-export function probeToFixpoint(prop: Propagator, counters: { probes: number } = { probes: 0 }): ProbeOutcome {
-  const grid = prop.grid;
-  for (;;) {
-    let progress = false;
-    for (let cell = 0; cell < grid.length; cell++) {
-      if (grid[cell] !== UNKNOWN) continue;
-      counters.probes++;
-      const mark = prop.trailLength;
-      prop.assign(cell, FILLED);
-      const filledOk = prop.propagate();
-      prop.undo(mark);
-      if (prop.stopped) return 'stopped';
-      prop.assign(cell, EMPTY);
-      const emptyOk = prop.propagate();
-      prop.undo(mark);
-      if (prop.stopped) return 'stopped';
-      if (filledOk && emptyOk) continue;
-      if (!filledOk && !emptyOk) return 'contradiction';
-      prop.assign(cell, filledOk ? FILLED : EMPTY);
-      if (!prop.propagate()) return 'contradiction';
-      if (prop.stopped) return 'stopped';
-      progress = true;
-    }
-    if (!progress || prop.unknownCells() === 0) return 'fixpoint';
-  }
 }
 
 /** Number of cells where two grids differ. */

@@ -16,20 +16,25 @@ export function readBooleanParam(params: SolveOptions['params'], name: string, f
 
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
- * `propagate`, default true); the puzzle is then encoded with those cells as unit clauses (see
+ * `propagate`, default true), then, with param `probe` (default false), single-cell contradiction
+ * probing: it cuts the total time over sets of puzzles that need search, but not the longest
+ * searches (see the README). The puzzle is then encoded with the settled cells as unit clauses (see
  * sat/encode.ts) and solved. The engine branches on cell variables only (param `cellDecisions`,
  * default true): the automaton states follow from the cells by propagation, and on samples of the
- * tournament puzzles this took a third to two thirds fewer conflicts than branching on every variable. Each solution is verified, then excluded by a blocking clause over the
- * undecided cells, and the engine is asked again, until `maxSolutions` are found or none is left.
+ * tournament puzzles this took a third to two thirds fewer conflicts than branching on every
+ * variable. Each solution is verified, then excluded by a blocking clause over the undecided cells,
+ * and the engine is asked again, until `maxSolutions` are found or none is left.
  *
  * Metrics: deadEnds = conflicts, decisions = the engine's decisions, maxDepth = its highest
- * decision level, lineSolves = the pre-propagation's line solves; `extra` holds the engine's
- * propagations, learnt clauses, restarts, rephases, deleted learnt clauses, clauses removed as satisfied
- * at level 0, and the CNF's variables and clauses.
+ * decision level, lineSolves = the line solves of propagation and probing; `extra` holds the probes
+ * (with `probe`), the engine's propagations, learnt clauses, restarts, rephases, deleted learnt
+ * clauses, clauses removed as satisfied at level 0, and the CNF's variables and clauses.
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const usePropagation = readBooleanParam(options.params, 'propagate', true);
+  const useProbing = readBooleanParam(options.params, 'probe', false);
   const branchOnCellsOnly = readBooleanParam(options.params, 'cellDecisions', true);
+  if (useProbing && !usePropagation) throw new Error('sat: probe=true needs propagate=true (probing builds on line propagation)');
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);
@@ -40,9 +45,10 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   };
 
   if (usePropagation) {
-    const pre = prePropagate(puzzle, options.shouldStop);
+    const pre = prePropagate(puzzle, options.shouldStop, useProbing);
     metrics.lineSolves = pre.lineSolves;
     metrics.extra.lineCacheHits = pre.cacheHits;
+    if (useProbing) metrics.extra.probes = pre.probes;
     known = pre.grid;
     if (pre.contradiction) return finish('contradiction', known, []);
     if (pre.stopped) return finish('timeout', known, []);

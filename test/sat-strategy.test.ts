@@ -52,17 +52,18 @@ describe('sat strategy', () => {
     expect(() => sat.solve(makePuzzle([[1]], [[1]]), solveOptions({ params: { cellDecisions: 'x' } }))).toThrow(/cellDecisions/);
   });
 
-  for (const [propagate, cellDecisions] of [
-    [true, true],
-    [false, false],
+  for (const [propagate, cellDecisions, probe] of [
+    [true, true, false],
+    [false, false, false],
+    [true, true, true],
   ]) {
-    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate}, cellDecisions ${cellDecisions})`, () => {
+    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate}, cellDecisions ${cellDecisions}, probe ${probe})`, () => {
       const seen = new Set<number>();
       fc.assert(
         fc.property(randomPuzzle(8), (puzzle) => {
           const expected = bruteForceSolutions(puzzle, 2);
           seen.add(expected.length);
-          const r = sat.solve(puzzle, solveOptions({ params: { propagate, cellDecisions } }));
+          const r = sat.solve(puzzle, solveOptions({ params: { propagate, cellDecisions, probe } }));
           expect(r.solutions).toHaveLength(expected.length);
           expect(r.metrics.solutionsFound).toBe(expected.length);
           expect(r.status).toBe(['contradiction', 'unique', 'multiple'][expected.length]);
@@ -73,12 +74,36 @@ describe('sat strategy', () => {
             expect(r.metrics.cellsResolved).toBe(puzzle.width * puzzle.height);
           }
           if (!propagate) expect(r.metrics.lineSolves).toBe(0);
+          expect(r.metrics.extra.probes !== undefined).toBe(probe);
         }),
-        { numRuns: propagate ? 150 : 100 },
+        { numRuns: propagate && !probe ? 150 : 100 },
       );
       expect([...seen].sort()).toEqual([0, 1, 2]); // the sample covers every outcome
     });
   }
+
+  it('probing settles at least as much as propagation alone, and more on some puzzles', () => {
+    let smaller = 0;
+    fc.assert(
+      fc.property(randomPuzzle(12), (puzzle) => {
+        const plain = sat.solve(puzzle, solveOptions());
+        const probed = sat.solve(puzzle, solveOptions({ params: { probe: true } }));
+        expect(probed.status).toBe(plain.status);
+        expectSound(puzzle, probed.solutions);
+        if (plain.status === 'contradiction') return;
+        // Every cell probing settles becomes a unit clause, and the automata are pruned by it.
+        const plainVars = plain.metrics.extra.variables ?? 0;
+        const probedVars = probed.metrics.extra.variables ?? 0;
+        expect(probedVars).toBeLessThanOrEqual(plainVars);
+        if (probedVars < plainVars) smaller++;
+        expect(probed.metrics.extra.probes).toBeGreaterThanOrEqual(0);
+        expect(probed.metrics.lineSolves).toBeGreaterThanOrEqual(plain.metrics.lineSolves);
+      }),
+      { numRuns: 150 },
+    );
+    expect(smaller).toBeGreaterThan(0);
+    expect(() => sat.solve(makePuzzle([[1]], [[1]]), solveOptions({ params: { probe: true, propagate: false } }))).toThrow(/probe/);
+  });
 
   const backtrack = builtInStrategies().find((s) => s.name === 'backtrack');
   it.skipIf(!backtrack)('counts solutions like backtrack up to 12×12', () => {

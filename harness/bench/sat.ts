@@ -3,6 +3,7 @@
  *
  *   node dist/harness/bench/sat.js [--corpus PATH]... [--tournament-sample 100]
  *                                  [--random 0] [--size 30] [--density 0.5] [--seed 1] [--timeout 10]
+ *                                  [--probe]
  *
  * 1. Puzzles: every puzzle under the corpus paths (default: the bundled corpus, without its generated
  *    folder and with a sample of the tournament set), solved to two solutions with and without
@@ -11,6 +12,7 @@
  *    and that of MiniSat, CaDiCaL and Kissat on the same instances, each when its binary is on the PATH.
  * 3. With --random N: N random puzzles (size × size, density) with a time limit each: how many
  *    exceed it, and the time distribution.
+ * With --probe, every solve with line propagation also probes (the strategy's param `probe`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ const { values: args } = parseArgs({
     density: { type: 'string', default: '0.5' },
     seed: { type: 'string', default: '1' },
     timeout: { type: 'string', default: '10' },
+    probe: { type: 'boolean', default: false },
   },
 });
 
@@ -50,7 +53,8 @@ interface Timed {
 function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params: { propagate } }));
+  const params = { propagate, probe: propagate && args.probe === true };
+  const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params }));
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   return { label, ms, cpuMs: (used.user + used.system) / 1000, result };
@@ -109,9 +113,9 @@ function benchCorpus(): void {
   console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
   for (const propagate of [true, false]) {
     // One untimed pass first so that JIT warm-up does not land on the first puzzles.
-    for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate } }));
+    for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate, probe: propagate && args.probe } }));
     const runs = entries.map(({ label, puzzle }) => timeSolve(puzzle, label, propagate));
-    console.log(`propagate=${propagate}`);
+    console.log(`propagate=${propagate}${propagate && args.probe ? ' probe=true' : ''}`);
     for (const group of groups) {
       const mine = runs.filter((_, i) => entries[i]!.group === group);
       console.log(`  ${group} (${mine.length}): ${summary(mine)}`);
@@ -216,7 +220,7 @@ function benchRandom(): void {
   const density = Number(args.density);
   const timeoutMs = Number(args.timeout) * 1000;
   const rng = createRng(Number(args.seed));
-  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each\n`);
+  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each${args.probe ? ', probe=true' : ''}\n`);
   const runs: Timed[] = [];
   for (let i = 0; i < count; i++) runs.push(timeSolve(generateRandomPuzzle(size, size, density, rng), `#${i + 1}`, true, timeoutMs));
   console.log(summary(runs));
