@@ -50,11 +50,13 @@ interface Timed {
   result: SolveResult;
 }
 
+/** The sat params of a run: probing (with --probe) needs line propagation. */
+const satParams = (propagate: boolean) => ({ propagate, probe: propagate && args.probe === true });
+
 function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const params = { propagate, probe: propagate && args.probe === true };
-  const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params }));
+  const result = sat.solve(puzzle, solveOptions({ shouldStop: deadlineAfter(timeoutMs), params: satParams(propagate) }));
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   return { label, ms, cpuMs: (used.user + used.system) / 1000, result };
@@ -113,9 +115,9 @@ function benchCorpus(): void {
   console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
   for (const propagate of [true, false]) {
     // One untimed pass first so that JIT warm-up does not land on the first puzzles.
-    for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: { propagate, probe: propagate && args.probe } }));
+    for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: satParams(propagate) }));
     const runs = entries.map(({ label, puzzle }) => timeSolve(puzzle, label, propagate));
-    console.log(`propagate=${propagate}${propagate && args.probe ? ' probe=true' : ''}`);
+    console.log(`propagate=${propagate}${satParams(propagate).probe ? ' probe=true' : ''}`);
     for (const group of groups) {
       const mine = runs.filter((_, i) => entries[i]!.group === group);
       console.log(`  ${group} (${mine.length}): ${summary(mine)}`);
