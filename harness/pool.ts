@@ -67,7 +67,9 @@ export class SolverPool {
 
   constructor(readonly options: PoolOptions) {
     this.piscina = new Piscina({
-      filename: options.filename ?? workerFile(),
+      // A CommonJS entry that import()s the worker module: see worker-entry.cts for why.
+      filename: workerFile('worker-entry.cjs'),
+      workerData: { module: options.filename ?? workerFile() },
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: 60_000,
