@@ -16,9 +16,26 @@ export class PuzzleError extends Error {
   }
 }
 
-/** `text` with control characters written as escapes (`\n`, `\t`, `\u0000`), so it stays on one line. */
+/**
+ * `text` with control characters written as escapes (`\n`, `\t`, `\u0000`), so it stays on one line.
+ * C1 controls (U+0080–U+009F, such as the terminal escape U+009B) and the Unicode line separators count too.
+ */
 export function oneLineText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c < ' ' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Longest piece of input text quoted in a message. */
+export const MAX_QUOTED = 80;
+
+/** Input text to quote in a message, cut with an ellipsis: one 200 KB clue line must not make a 200 KB message. */
+export function clip(text: string): string {
+  if (text.length <= MAX_QUOTED) return text;
+  let cut = text.slice(0, MAX_QUOTED - 1);
+  // Do not leave half of a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }
 
 /** Collects several problems of one file, so a user sees them all at once. */
@@ -35,3 +52,19 @@ export function puzzleProblems(err: unknown): PuzzleError[] | null {
   if (err instanceof PuzzleError) return [err];
   return null;
 }
+
+const UNREADABLE: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  EMFILE: 'too many open files',
+};
+
+/** Why a file system call failed, in words (the error code when it is not a common one). */
+export function unreadableReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  return UNREADABLE[code] ?? (code || 'unknown error');
+}
+
+/** The one-line error for an input file that cannot be read. */
+export const cannotRead = (file: string, err: unknown) => new PuzzleError(file, 0, `cannot read the file (${unreadableReason(err)})`);

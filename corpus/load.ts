@@ -1,8 +1,9 @@
-import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { PuzzleError, PuzzleErrors, puzzleProblems } from './errors.js';
+import { cannotRead, clip, PuzzleError, PuzzleErrors, puzzleProblems, unreadableReason } from './errors.js';
 import { detectFormat, readRawPuzzles, UNKNOWN_FORMAT_MESSAGE } from './formats/index.js';
 import { looksLikeTournament } from './formats/tournament.js';
+import { decodeText } from './formats/text.js';
 import type { Puzzle } from './model.js';
 import { buildPuzzle, type LoadOptions, type RawPuzzle } from './validate.js';
 
@@ -54,29 +55,45 @@ function readHead(path: string): string {
   try {
     const buf = Buffer.alloc(64);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
+    return decodeText(buf.subarray(0, n)) ?? '';
   } finally {
     closeSync(fd);
   }
 }
 
-/** The puzzle files under a directory, recursively, sorted by their path (plain code-unit order). */
-export function listPuzzleFiles(dir: string): string[] {
+/**
+ * The puzzle files under a directory, recursively, sorted by their path (plain code-unit order). Each real
+ * directory is read once, so symbolic-link cycles end; only regular files are taken (a pipe named `x.non`
+ * would block reading forever). Unreadable subdirectories are added to `problems` when given, else skipped.
+ */
+export function listPuzzleFiles(dir: string, problems?: PuzzleError[]): string[] {
   const found: string[] = [];
+  const visited = new Set<string>();
   const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      const real = realpathSync(d);
+      if (visited.has(real)) return;
+      visited.add(real);
+      // Sorted, so which of two links to one directory is walked does not depend on the file system.
+      entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (err) {
+      problems?.push(new PuzzleError(displayPath(d), 0, `cannot read the directory (${unreadableReason(err)})`));
+      return;
+    }
+    for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const full = join(d, entry.name);
-      let isDir = entry.isDirectory();
+      let kind: { isDirectory(): boolean; isFile(): boolean } = entry;
       if (entry.isSymbolicLink()) {
         try {
-          isDir = statSync(full).isDirectory();
+          kind = statSync(full);
         } catch {
           continue; // a dangling link holds no puzzle
         }
       }
-      if (isDir) walk(full);
-      else if (isPuzzleFile(full)) found.push(full);
+      if (kind.isDirectory()) walk(full);
+      else if (kind.isFile() && isPuzzleFile(full)) found.push(full);
     }
   };
   walk(dir);
@@ -84,20 +101,23 @@ export function listPuzzleFiles(dir: string): string[] {
   return found.map((p) => ({ p, k: key(p) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((e) => e.p);
 }
 
-const REASONS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EISDIR: 'it is a directory',
-  EMFILE: 'too many open files',
-};
-
+/**
+ * A file's text, decoded by decodeText. A named pipe is read (as `<(command)` gives one); a socket
+ * or device is refused, as reading it may never end. Folder walks skip pipes too (listPuzzleFiles).
+ */
 function readText(path: string, shown: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    const stats = statSync(path);
+    if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new PuzzleError(shown, 0, 'cannot read the file (not a regular file or pipe)');
+    bytes = readFileSync(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new PuzzleError(shown, 0, `cannot read the file (${REASONS[code] ?? (code || 'unknown error')})`);
+    if (err instanceof PuzzleError) throw err;
+    throw cannotRead(shown, err);
   }
+  const text = decodeText(bytes);
+  if (text === undefined) throw new PuzzleError(shown, 1, 'not a text file (binary data)');
+  return text;
 }
 
 /** The companion solutions of a tournament questions file: `…questions.txt` → `…solutions.txt`, if present. */
@@ -113,15 +133,18 @@ interface FileResult {
   errors: PuzzleError[];
 }
 
+/** Most problems reported for one file: a badly damaged file must not flood the output. */
+export const MAX_FILE_PROBLEMS = 10;
+
 /** Loads one file (or one member of it); problems are returned, never thrown. */
 function loadFile(file: string, member: number | undefined, options: LoadOptions): FileResult {
   const shown = displayPath(file);
   const errors: PuzzleError[] = [];
   const puzzles: Puzzle[] = [];
   const collect = (err: unknown) => {
-    const problems = puzzleProblems(err);
-    if (!problems) throw err;
-    errors.push(...problems);
+    // Anything else is a bug or an exhausted resource: still one line for this file, and the load goes on.
+    const message = err instanceof Error ? err.message : String(err);
+    errors.push(...(puzzleProblems(err) ?? [new PuzzleError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]));
   };
   try {
     const text = readText(file, shown);
@@ -159,6 +182,10 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
   } catch (err) {
     collect(err);
   }
+  if (errors.length > MAX_FILE_PROBLEMS) {
+    const more = errors.length - MAX_FILE_PROBLEMS;
+    errors.splice(MAX_FILE_PROBLEMS, more, new PuzzleError(shown, 0, `… and ${more} more problem${more === 1 ? '' : 's'}`));
+  }
   return { puzzles, errors };
 }
 
@@ -188,9 +215,10 @@ function loadPath(path: string, options: LoadOptions): FileResult {
     // Missing paths are reported by loadFile as unreadable.
   }
   if (!isDirectory) return loadFile(file, member, options);
-  const files = listPuzzleFiles(file);
-  if (files.length === 0) return { puzzles: [], errors: [new PuzzleError(displayPath(file), 0, 'no puzzle files in this directory')] };
   const result: FileResult = { puzzles: [], errors: [] };
+  const files = listPuzzleFiles(file, result.errors);
+  if (files.length === 0 && result.errors.length === 0)
+    return { puzzles: [], errors: [new PuzzleError(displayPath(file), 0, 'no puzzle files in this directory')] };
   for (const f of files) {
     const r = loadFile(f, undefined, options);
     result.puzzles.push(...r.puzzles);

@@ -1,4 +1,4 @@
-import { PuzzleError, PuzzleErrors } from './errors.js';
+import { clip, PuzzleError, PuzzleErrors } from './errors.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
 
@@ -81,7 +81,8 @@ export function newRawPuzzle(file: string, line: number, label?: string): RawPuz
 
 export const COLOUR_MESSAGE = 'colour puzzles are not supported';
 
-const clueText = (clue: Clue) => (clue.length ? clue.join(',') : '0');
+/** A clue as written in messages (cut when very long). */
+const clueText = (clue: Clue) => (clue.length ? clip(clue.join(',')) : '0');
 
 /** Splits a clue line written as text (`3,1,2`, `3 1 2`, tab-separated; blank or `0` = empty). */
 export function splitClueText(text: string, line: number): RawClueLine {
@@ -113,12 +114,13 @@ function parseSize(p: Problems, name: string, v: RawValue | undefined, maxSize: 
     return undefined;
   }
   if (!/^\d+$/.test(v.text) || Number(v.text) < 1) {
-    p.at(v.line, `${name} must be a positive integer, got "${v.text}"`);
+    p.at(v.line, `${name} must be a positive integer, got "${clip(v.text)}"`);
     return undefined;
   }
   const n = Number(v.text);
   if (n > maxSize) {
-    p.at(v.line, `${name} ${n} is above the limit of ${maxSize} (maxSize)`);
+    // The text as written: a huge number would print as 1e+23.
+    p.at(v.line, `${name} ${clip(v.text)} is above the limit of ${maxSize} (raise it with --max-size)`);
     return undefined;
   }
   return n;
@@ -137,17 +139,17 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
         // `0` alone is the empty line; a 0 among other blocks is most likely a typo (`3 0 2` for `3 10 2`).
         if (n > 0) clue.push(n);
         else if (cl.items.length > 1) {
-          p.at(it.line, `${where}: a 0 inside the clue "${cl.items.map((x) => x.text).join(',')}" (0 stands alone, for an empty line)`);
+          p.at(it.line, `${where}: a 0 inside the clue "${clip(cl.items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
           ok = false;
         }
       } else if (/^-\d+(\.\d+)?$/.test(it.text)) {
-        p.at(it.line, `${where}: clue ${it.text} is negative`);
+        p.at(it.line, `${where}: clue ${clip(it.text)} is negative`);
         ok = false;
       } else if (/^\d+[a-zA-Z]$/.test(it.text)) {
         p.at(it.line, COLOUR_MESSAGE);
         ok = false;
       } else {
-        p.at(it.line, `${where}: clue "${it.text}" is not an integer`);
+        p.at(it.line, `${where}: clue "${clip(it.text)}" is not an integer`);
         ok = false;
       }
     }
@@ -211,7 +213,7 @@ function parseGoal(p: Problems, goal: RawGoal, width: number, height: number): U
   for (let y = 0; y < height; y++) {
     const row = rows[y]!;
     for (let x = 0; x < width; x++) {
-      const ch = row.text[x]!;
+      const ch = String.fromCodePoint(row.text.codePointAt(x)!); // a whole character for the message, even outside the BMP
       if (ch === '1') grid[y * width + x] = FILLED;
       else if (ch === '0') grid[y * width + x] = EMPTY;
       else {
@@ -244,7 +246,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
       if (!block) continue;
       const n = block.lines.length;
       if (n === 0) p.at(block.line, `${name === 'width' ? 'columns' : 'rows'}: no clue lines`);
-      else if (n > maxSize) p.at(block.line, `${name} ${n} is above the limit of ${maxSize} (maxSize)`);
+      else if (n > maxSize) p.at(block.line, `${name} ${n} is above the limit of ${maxSize} (raise it with --max-size)`);
       else if (name === 'width') width = n;
       else height = n;
     }
@@ -296,7 +298,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
 function checkExplicit(p: Problems, name: 'width' | 'height', v: RawValue, actual: number): boolean {
   const kind = name === 'width' ? 'columns' : 'rows';
   if (v.text !== String(actual)) {
-    p.at(v.line, `${name} is ${v.text} but there are ${actual} ${kind}`);
+    p.at(v.line, `${name} is ${clip(v.text)} but there are ${actual} ${kind}`);
     return false;
   }
   return true;

@@ -66,15 +66,15 @@ describe('validation rules', () => {
     const wide = 'width 12\nheight 1\nrows\n1\ncolumns\n1\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n';
     expect(parseNon(wide, 'w.non')[0]!.width).toBe(12);
     expect(problemsOf(() => parseNon(wide, 'w.non', { maxSize: 10 }))).toEqual([
-      ['w.non', 1, 'width 12 is above the limit of 10 (maxSize)'],
+      ['w.non', 1, 'width 12 is above the limit of 10 (raise it with --max-size)'],
     ]);
     expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.non', { maxSize: 3 }))).toEqual([
-      ['test/fixtures/formats/sample.non', 7, 'width 4 is above the limit of 3 (maxSize)'],
+      ['test/fixtures/formats/sample.non', 7, 'width 4 is above the limit of 3 (raise it with --max-size)'],
     ]);
     // Formats without size keys take the size from the clue count.
     const json = JSON.stringify({ rows: [[1]], columns: [[1], [], [], [], []] });
     expect(problemsOf(() => parseJsonPuzzles(json, 'j.json', { maxSize: 4 }))).toEqual([
-      ['j.json', 1, 'width 5 is above the limit of 4 (maxSize)'],
+      ['j.json', 1, 'width 5 is above the limit of 4 (raise it with --max-size)'],
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { PuzzleError } from '../errors.js';
-import { withoutBom } from './text.js';
+import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
 /**
  * A JSON reader that remembers the line of every value (JSON.parse forgets them), so a bad clue in a
@@ -71,10 +71,13 @@ export function readJson(source: string, file: string): JsonNode {
     }
   };
 
-  const readValue = (): JsonNode => {
+  /** Reads the value at `pos`, inside `depth` arrays and objects. */
+  const readValue = (depth: number): JsonNode => {
     skipSpace();
     const at = line;
     const ch = text[pos];
+    // Recursion follows the nesting: a limit keeps a hostile file from overflowing the stack.
+    if ((ch === '{' || ch === '[') && depth >= MAX_NESTING) throw new PuzzleError(file, line, NESTING_MESSAGE);
     if (ch === '{') {
       pos++;
       const entries: { key: string; keyLine: number; value: JsonNode }[] = [];
@@ -89,7 +92,7 @@ export function readJson(source: string, file: string): JsonNode {
         const keyLine = line;
         const key = readString();
         expect(':');
-        entries.push({ key, keyLine, value: readValue() });
+        entries.push({ key, keyLine, value: readValue(depth + 1) });
         skipSpace();
         if (text[pos] === ',') pos++;
         else if (text[pos] === '}') {
@@ -107,7 +110,7 @@ export function readJson(source: string, file: string): JsonNode {
         return { kind: 'array', line: at, items };
       }
       for (;;) {
-        items.push(readValue());
+        items.push(readValue(depth + 1));
         skipSpace();
         if (text[pos] === ',') pos++;
         else if (text[pos] === ']') {
@@ -132,7 +135,7 @@ export function readJson(source: string, file: string): JsonNode {
     return fail(`unexpected ${near()}`);
   };
 
-  const value = readValue();
+  const value = readValue(0);
   skipSpace();
   if (pos < text.length) fail(`unexpected ${near()} after the value`);
   return value;

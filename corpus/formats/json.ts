@@ -28,6 +28,8 @@ const META_KEYS: Record<string, keyof PuzzleMeta> = {
   catalogue: 'catalogue',
 };
 const COLOUR_KEYS = new Set(['color', 'colour', 'colors', 'colours']);
+/** The keys whose value is read (others are ignored, duplicates too). */
+const READ_KEYS = new Set(['rows', 'columns', 'width', 'height', 'goal', ...Object.keys(META_KEYS)]);
 
 /** Reads a JSON text (one puzzle object or an array of them) into raw puzzles. */
 export function readJsonPuzzles(text: string, file: string): RawPuzzle[] {
@@ -70,7 +72,15 @@ const normaliseGoal = (s: string) => Array.from(s, goalChar).join('');
 function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle): RawPuzzle {
   raw.implicitSize = true;
   const problem = (line: number, detail: string) => raw.problems.push(new PuzzleError(raw.file, line, detail));
+  const seen = new Map<string, number>();
   for (const { key, keyLine, value } of obj.entries) {
+    // JSON.parse would keep the last of two values silently; which one is meant is unknown.
+    const before = seen.get(key);
+    if (before !== undefined && READ_KEYS.has(key)) {
+      problem(keyLine, `duplicate "${key}" key (first on line ${before})`);
+      continue;
+    }
+    seen.set(key, keyLine);
     if (key === 'rows' || key === 'columns') {
       if (value.kind !== 'array') problem(keyLine, `${key} must be an array of clue lines`);
       else raw[key] = { line: keyLine, lines: value.items.map(clueLine) } satisfies RawBlock;
@@ -90,8 +100,8 @@ function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle):
       problem(keyLine, COLOUR_MESSAGE);
       raw.fatal = true;
     } else {
-      const metaKey = META_KEYS[key];
-      if (!metaKey) continue;
+      if (!Object.hasOwn(META_KEYS, key)) continue;
+      const metaKey = META_KEYS[key]!;
       if (value.kind === 'string') raw.meta[metaKey] = value.value;
       else if (value.kind !== 'literal' || value.value !== null) problem(value.line, `${key} must be a string`);
     }

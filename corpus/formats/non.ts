@@ -1,4 +1,4 @@
-import { PuzzleError } from '../errors.js';
+import { clip, PuzzleError } from '../errors.js';
 import type { Clue, Puzzle, PuzzleMeta } from '../model.js';
 import { gridToRows } from '../grid.js';
 import {
@@ -34,6 +34,9 @@ const META_KEYS: Record<string, keyof PuzzleMeta> = {
   catalogue: 'catalogue',
   catalog: 'catalogue',
 };
+
+/** The keys nonobench reads: inside a clue block only these end it, so a clue such as `two` is a bad clue, not a key. */
+const KNOWN_KEYS = new Set(['width', 'height', 'rows', 'columns', 'goal', 'color', 'colour', ...Object.keys(META_KEYS)]);
 
 /** A string value: quoted (with HTML escapes) or bare (SPDX licence codes, unquoted goals). */
 function stringValue(rest: string): string {
@@ -86,7 +89,14 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     if (!colourReported) raw.problems.push(new PuzzleError(raw.file, line, COLOUR_MESSAGE));
     colourReported = raw.fatal = true;
   };
-  const isKey = (i: number) => KEY_LINE.test(lines[i]!.trim());
+  /**
+   * Whether line i ends a clue block: a known key does; an unknown key only once the block has its
+   * expected number of lines (it then follows the block, and is ignored like any unknown key).
+   */
+  const endsBlock = (i: number, collected: number, expected: number | undefined) => {
+    const key = KEY_LINE.exec(lines[i]!.trim());
+    return key !== null && (KNOWN_KEYS.has(key[1]!.toLowerCase()) || (expected !== undefined && collected >= expected));
+  };
 
   let i = m.start;
   while (i < m.end) {
@@ -96,7 +106,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     i++;
     if (text === '') continue;
     if (!key) {
-      raw.problems.push(new PuzzleError(raw.file, lineNo, `clue line outside rows/columns: "${text}"`));
+      raw.problems.push(new PuzzleError(raw.file, lineNo, `clue line outside rows/columns: "${clip(text)}"`));
       continue;
     }
     const name = key[1]!.toLowerCase();
@@ -106,7 +116,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
       if (before !== undefined) {
         raw.problems.push(new PuzzleError(raw.file, lineNo, `duplicate ${name} key (first on line ${before})`));
         // Skip a duplicate block's lines too, so they do not read as stray clues.
-        if (name === 'rows' || name === 'columns') while (i < m.end && !isKey(i)) i++;
+        if (name === 'rows' || name === 'columns') while (i < m.end && !endsBlock(i, 0, undefined)) i++;
         continue;
       }
       seen.set(name, lineNo);
@@ -122,7 +132,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
         const size = name === 'rows' ? raw.height : raw.width;
         const expected = size && /^\d+$/.test(size.text) ? Number(size.text) : undefined;
         const collected: RawClueLine[] = [];
-        while (i < m.end && !isKey(i)) {
+        while (i < m.end && !endsBlock(i, collected.length, expected)) {
           collected.push(splitClueText(lines[i]!, i + 1));
           i++;
         }
@@ -140,8 +150,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
         colour(lineNo);
         break;
       default: {
-        const metaKey = META_KEYS[name];
-        if (metaKey) raw.meta[metaKey] = stringValue(rest);
+        if (Object.hasOwn(META_KEYS, name)) raw.meta[META_KEYS[name]!] = stringValue(rest);
         // Any other key is ignored, as the format asks of readers.
       }
     }

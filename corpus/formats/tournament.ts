@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { PuzzleError } from '../errors.js';
+import { clip, PuzzleError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
   buildPuzzles,
@@ -26,15 +26,23 @@ interface Section {
   /** 1-based line of the `$` marker. */
   line: number;
   lines: { text: string; line: number }[];
+  /** Line of the first section with the same label, when this one repeats it. */
+  duplicateOf?: number;
 }
 
 /** Cuts a tournament-format text at its `$` markers; text before the first marker is an error. */
 function sections(text: string, file: string): Section[] {
   const found: Section[] = [];
+  const first = new Map<string, number>();
   splitLines(text).forEach((raw, i) => {
     const m = MARKER.exec(raw.trim());
-    if (m) found.push({ label: m[1]!, line: i + 1, lines: [] });
-    else if (found.length) found[found.length - 1]!.lines.push({ text: raw, line: i + 1 });
+    if (m) {
+      const sec: Section = { label: m[1]!, line: i + 1, lines: [] };
+      const before = first.get(sec.label);
+      if (before === undefined) first.set(sec.label, sec.line);
+      else sec.duplicateOf = before;
+      found.push(sec);
+    } else if (found.length) found[found.length - 1]!.lines.push({ text: raw, line: i + 1 });
     else if (raw.trim() !== '') throw new PuzzleError(file, i + 1, 'expected a "$N" line to start a puzzle');
   });
   if (found.length === 0) throw new PuzzleError(file, 0, 'no puzzle found (no "$N" line)');
@@ -46,18 +54,26 @@ export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(
 
 /** Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N. */
 export function readTournament(text: string, file: string, solutions?: { text: string; file: string }): RawPuzzle[] {
-  const goals = solutions ? readSolutions(solutions.text, solutions.file) : new Map<string, RawGoal>();
+  const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file) : NO_SOLUTIONS;
   const secs = sections(text, file);
   return secs.map((sec) => {
-    const raw = newRawPuzzle(file, sec.line, `$${sec.label}`);
+    const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`);
     raw.implicitSize = true;
     raw.meta.catalogue = `${basename(file)} $${sec.label}`;
+    if (sec.duplicateOf !== undefined) {
+      // Which of the two a solution or a result belongs to is unknown: report the repeat, not its clues.
+      raw.problems.push(duplicate(file, sec));
+      raw.fatal = true;
+      return raw;
+    }
+    // Labels are unique past the check above, so each problem of the solutions file is reported once.
+    raw.problems.push(...(problems.get(sec.label) ?? []));
     let lines = sec.lines;
     // One trailing blank line is a separator, not a clue, when the count is otherwise odd.
     if (lines.length % 2 === 1 && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
     if (lines.length === 0 || lines.length % 2 === 1) {
       raw.problems.push(
-        new PuzzleError(file, sec.line, `$${sec.label}: ${lines.length} clue lines; expected N column clues then N row clues`),
+        new PuzzleError(file, sec.line, `$${clip(sec.label)}: ${lines.length} clue lines; expected N column clues then N row clues`),
       );
       raw.fatal = true;
       return raw;
@@ -71,20 +87,35 @@ export function readTournament(text: string, file: string, solutions?: { text: s
   });
 }
 
-/** Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values. */
-function readSolutions(text: string, file: string): Map<string, RawGoal> {
+const duplicate = (file: string, sec: Section) =>
+  new PuzzleError(file, sec.line, `duplicate $${clip(sec.label)} (first on line ${sec.duplicateOf})`);
+
+interface Solutions {
+  goals: Map<string, RawGoal>;
+  /** Problems of the solutions file (repeated labels), by the label of the puzzle to report them with. */
+  problems: Map<string, PuzzleError[]>;
+}
+const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
+
+/** Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values; the first of a repeated label counts. */
+function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
+  const problems = new Map<string, PuzzleError[]>();
   for (const sec of sections(text, file)) {
+    if (sec.duplicateOf !== undefined) {
+      problems.set(sec.label, [...(problems.get(sec.label) ?? []), duplicate(file, sec)]);
+      continue;
+    }
     let lines = sec.lines;
     while (lines.length && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
     goals.set(sec.label, {
       line: sec.line,
       file,
-      label: `solution $${sec.label}`,
+      label: `solution $${clip(sec.label)}`,
       rows: lines.map((l) => ({ text: l.text.split(/[\s,]+/).join(''), line: l.line })),
     });
   }
-  return goals;
+  return { goals, problems };
 }
 
 /** Parses a tournament-format text into checked puzzles (throws PuzzleErrors naming file and line). */

@@ -1,6 +1,6 @@
-import { PuzzleError } from '../errors.js';
+import { clip, PuzzleError } from '../errors.js';
 import { decodeEntities } from './entities.js';
-import { withoutBom } from './text.js';
+import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
 /**
  * A small, tolerant XML reader: enough for puzzle files (elements, attributes, text, entities, comments,
@@ -75,20 +75,22 @@ export function readXml(source: string, file: string): XmlElement {
       advance(pos + 2);
       const name = readName();
       skipSpace();
-      if (text[pos] !== '>') fail(`expected ">" to end </${name}>`);
+      if (text[pos] !== '>') fail(`expected ">" to end </${clip(name)}>`);
       advance(pos + 1);
       const open = top();
-      if (stack.length === 1) fail(`closing tag </${name}> without an opening tag`, at);
-      if (open.name !== name) fail(`closing tag </${name}> does not match <${open.name}> opened on line ${open.line}`, at);
+      if (stack.length === 1) fail(`closing tag </${clip(name)}> without an opening tag`, at);
+      if (open.name !== name) fail(`closing tag </${clip(name)}> does not match <${clip(open.name)}> opened on line ${open.line}`, at);
       stack.pop();
     } else if (text[pos] === '<') {
+      // textOf and the puzzle readers recurse into elements: a limit keeps a hostile file from overflowing the stack.
+      if (stack.length > MAX_NESTING) throw new PuzzleError(file, line, NESTING_MESSAGE);
       const el: XmlElement = { kind: 'element', name: '', attrs: {}, children: [], line };
       advance(pos + 1);
       el.name = readName();
       let selfClosing = false;
       for (;;) {
         skipSpace();
-        if (pos >= text.length) fail(`unclosed tag <${el.name}>`, el.line);
+        if (pos >= text.length) fail(`unclosed tag <${clip(el.name)}>`, el.line);
         if (text.startsWith('/>', pos)) {
           advance(pos + 2);
           selfClosing = true;
@@ -107,7 +109,7 @@ export function readXml(source: string, file: string): XmlElement {
           const quote = text[pos];
           if (quote === '"' || quote === "'") {
             const end = text.indexOf(quote, pos + 1);
-            if (end < 0) fail(`unclosed attribute value of ${attr}`);
+            if (end < 0) fail(`unclosed attribute value of ${clip(attr)}`);
             value = text.slice(pos + 1, end);
             advance(end + 1);
           } else {
@@ -132,7 +134,7 @@ export function readXml(source: string, file: string): XmlElement {
       advance(end);
     }
   }
-  if (stack.length > 1) fail(`unclosed element <${top().name}> opened on line ${top().line}`, top().line);
+  if (stack.length > 1) fail(`unclosed element <${clip(top().name)}> opened on line ${top().line}`, top().line);
   const roots = documentNode.children.filter((c): c is XmlElement => c.kind === 'element');
   if (roots.length !== 1) fail(roots.length ? 'more than one root element' : 'no root element', roots[1]?.line ?? line);
   return roots[0]!;

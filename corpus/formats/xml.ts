@@ -1,4 +1,4 @@
-import { PuzzleError } from '../errors.js';
+import { clip, PuzzleError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
   buildPuzzles,
@@ -25,7 +25,7 @@ export function readWebpbnXml(text: string, file: string): RawPuzzle[] {
   const root = readXml(text, file);
   const puzzles = root.name === 'puzzle' ? [root] : childElements(root, 'puzzle');
   if (root.name !== 'puzzle' && root.name !== 'puzzleset')
-    throw new PuzzleError(file, root.line, `not a webpbn puzzle file: the root element is <${root.name}>`);
+    throw new PuzzleError(file, root.line, `not a webpbn puzzle file: the root element is <${clip(root.name)}>`);
   if (puzzles.length === 0) throw new PuzzleError(file, root.line, 'no <puzzle> element');
   return puzzles.map((el, k) =>
     readPuzzle(el, puzzles.length > 1 ? newRawPuzzle(file, el.line, `puzzle ${k + 1}`) : newRawPuzzle(file, 0)),
@@ -44,7 +44,7 @@ function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
 
   const type = el.attrs.type;
   if (type !== undefined && type !== 'grid') {
-    problem(el.line, `only grid puzzles are supported, not type "${type}"`);
+    problem(el.line, `only grid puzzles are supported, not type "${clip(type)}"`);
     raw.fatal = true;
   }
 
@@ -82,15 +82,28 @@ function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
   for (const clue of childElements(el, 'clue')) {
     const kind = clue.attrs.type;
     if (kind !== 'rows' && kind !== 'columns') {
-      problem(clue.line, `<clue> type must be "rows" or "columns", got "${kind ?? ''}"`);
+      problem(clue.line, `<clue> type must be "rows" or "columns", got "${clip(kind ?? '')}"`);
       continue;
     }
     if (raw[kind]) {
+      // Which of the two is meant is unknown: checks of the clues would only add noise.
       problem(clue.line, `duplicate <clue type="${kind}">`);
+      raw.fatal = true;
       continue;
     }
     const block: RawBlock = { line: clue.line, lines: [] };
     for (const line of childElements(clue, 'line')) {
+      // A number written straight into <line> would silently count as nothing.
+      for (const child of line.children) {
+        if (child.kind === 'text' ? child.text.trim() === '' : child.name === 'count') continue;
+        problem(
+          child.line,
+          child.kind === 'text'
+            ? `text "${clip(child.text.trim())}" directly inside <line>: write each number as <count>N</count>`
+            : `<${clip(child.name)}> inside <line>: expected only <count> elements`,
+        );
+        raw.fatal = true;
+      }
       const items = childElements(line, 'count').map((count) => {
         const c = count.attrs.color;
         if (c !== undefined && c.toLowerCase() !== 'black') colour(count.line);
