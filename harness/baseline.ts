@@ -106,6 +106,8 @@ export interface BenchCheckOptions {
   workers?: number;
   warmup?: number;
   memoryMb?: number;
+  /** Largest accepted puzzle width or height (the loader's default when absent). */
+  maxSize?: number;
   quiet: boolean;
   compare: CompareOptions;
   log?: NodeJS.WriteStream;
@@ -174,6 +176,7 @@ async function rerunAndCompare(
     maxSolutions: config.maxSolutions,
     out: options.out,
     quiet: options.quiet,
+    ...(options.maxSize !== undefined ? { maxSize: options.maxSize } : {}),
     ...(options.params ?? config.params ? { params: options.params ?? config.params } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

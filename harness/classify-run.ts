@@ -17,6 +17,8 @@ export interface ClassifyRunOptions {
   /** Worker threads; 0 classifies in this thread with the cancellation check only. */
   workers: number;
   memoryMb: number;
+  /** Largest accepted puzzle width or height (the loader's default when absent). */
+  maxSize?: number;
   quiet: boolean;
   /** Where progress and load errors go (stderr by default). */
   log?: NodeJS.WriteStream;
@@ -68,7 +70,7 @@ function fromOutcome(puzzle: Puzzle, outcome: TaskOutcome): ClassifiedPuzzle {
 export async function classifyCorpus(options: ClassifyRunOptions): Promise<ClassifyRunResult> {
   const log = options.log ?? process.stderr;
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
-  const { puzzles, errors } = loadCorpus(paths);
+  const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
 
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { puzzleProblems } from '../corpus/errors.js';
+import { thrownMessage } from './thrown.js';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 
@@ -18,12 +19,14 @@ program
   .name('nonobench')
   .description('Benchmarking harness for nonogram solvers')
   .version(VERSION)
-  .showHelpAfterError()
+  .showHelpAfterError('(see nonobench --help)')
   .exitOverride((err) => {
     // commander's own usage errors are bad input too.
     process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT);
   });
 registerCommands(program);
+// A usage error gets its one line and a pointer to the command's help, not the whole help.
+for (const command of program.commands) command.showHelpAfterError(`(see nonobench ${command.name()} --help)`);
 
 try {
   await program.parseAsync(process.argv);
@@ -32,7 +35,7 @@ try {
   if (problems) {
     for (const p of problems) process.stderr.write(`${p.message}\n`);
   } else {
-    process.stderr.write(`nonobench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`nonobench: ${thrownMessage(err)}\n`);
   }
   process.exitCode = EXIT_BAD_INPUT;
 }

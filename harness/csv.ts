@@ -83,7 +83,11 @@ export class CsvAppender {
  * killed writer) are dropped, so a partial file from an interrupted run still reads.
  */
 export function readCsv(path: string): { columns: string[]; records: CsvRecord[] } {
-  const text = readFileSync(path, 'utf8');
+  return parseCsv(readFileSync(path, 'utf8'));
+}
+
+/** readCsv on text already read. csv-parse's errors carry `lines`, the line where parsing stopped. */
+export function parseCsv(text: string): { columns: string[]; records: CsvRecord[] } {
   const rows = parse(text, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
   const columns = rows[0] ?? [];
   const records: CsvRecord[] = [];

@@ -1,5 +1,6 @@
 import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { PACKAGE_ROOT } from '../corpus/paths.js';
 import { VERSION } from './version.js';
@@ -14,11 +15,16 @@ export interface RunEnvironment {
   cpu_model: string;
 }
 
-/** The commit of the nonobench checkout (with `-dirty` when it has uncommitted changes), or '' outside git. */
+/**
+ * The commit of the nonobench checkout (with `-dirty` when it has uncommitted changes), or '' when
+ * nonobench is not itself a git checkout: installed under another project's node_modules, git would
+ * otherwise answer for that project.
+ */
 function gitCommit(): string {
   try {
     const opts: ExecFileSyncOptionsWithStringEncoding = { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' };
-    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], opts).trim();
+    const [top, head] = execFileSync('git', ['rev-parse', '--show-toplevel', '--short=12', 'HEAD'], opts).trim().split('\n');
+    if (!top || !head || realpathSync(top) !== realpathSync(PACKAGE_ROOT)) return '';
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim() !== '';
     return dirty ? `${head}-dirty` : head;
   } catch {

@@ -1,7 +1,9 @@
 import { countKnown, describeViolation, verifyGrid } from '../corpus/grid.js';
-import type { Grid, Puzzle } from '../corpus/model.js';
+import { EMPTY, UNKNOWN, type Clue, type Grid, type Puzzle } from '../corpus/model.js';
+import { solveLineExact } from '../solvers/line/exact.js';
 import { SOLVE_STATUSES, type SolveResult, type SolveStatus } from '../solvers/types.js';
 import type { TaskOutcome } from './pool.js';
+import { oneLine } from './thrown.js';
 
 /** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
 export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
@@ -26,21 +28,49 @@ export interface Judged {
 
 const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) => v === b[i]);
 
+/** A grid of the puzzle's size holding cell values only (0 unknown, 1 filled, 2 empty). */
+const isGrid = (g: unknown, cells: number) => g instanceof Uint8Array && g.length === cells && g.every((v) => v <= EMPTY);
+
 /** Why a result's shape is unusable, or null. Plugins are outside code: nothing about them is assumed. */
-function malformed(puzzle: Puzzle, r: SolveResult): string | null {
+export function malformed(puzzle: Puzzle, r: SolveResult): string | null {
   if (!r || typeof r !== 'object') return 'strategy returned no result object';
   if (!SOLVE_STATUSES.includes(r.status)) return `strategy returned unknown status "${String(r.status)}"`;
   const cells = puzzle.width * puzzle.height;
-  if (!(r.grid instanceof Uint8Array) || r.grid.length !== cells) return 'strategy returned a grid of the wrong type or size';
-  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !(s instanceof Uint8Array) || s.length !== cells))
-    return 'strategy returned solutions of the wrong type or size';
+  if (!isGrid(r.grid, cells)) return 'strategy returned a grid of the wrong type, size or cell values';
+  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !isGrid(s, cells)))
+    return 'strategy returned solutions of the wrong type, size or cell values';
   if (!r.metrics || typeof r.metrics !== 'object') return 'strategy returned no metrics';
+  return null;
+}
+
+const clueText = (clue: Clue) => clue.join(',') || '0';
+
+/**
+ * Why a partial grid cannot be what a strategy deduced, or null: a row or column whose known cells
+ * no placement of its clue fits (the exact line solver decides), or a known cell the goal refutes.
+ */
+function partialGridProblem(puzzle: Puzzle, grid: Grid): string | null {
+  const { width, height, rows, columns, goal } = puzzle;
+  for (let y = 0; y < height; y++)
+    if (!solveLineExact(rows[y]!, grid.subarray(y * width, (y + 1) * width)))
+      return `the final grid's known cells break row ${y + 1} (clue ${clueText(rows[y]!)})`;
+  const column = new Uint8Array(height);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) column[y] = grid[y * width + x]!;
+    if (!solveLineExact(columns[x]!, column)) return `the final grid's known cells break column ${x + 1} (clue ${clueText(columns[x]!)})`;
+  }
+  const i = goal ? grid.findIndex((v, k) => v !== UNKNOWN && v !== goal[k]) : -1;
+  if (i >= 0)
+    return `the final grid's cell at row ${Math.floor(i / width) + 1}, column ${(i % width) + 1} differs from the goal, which satisfies the clues`;
   return null;
 }
 
 /**
  * Checks every answer against the clues before it is recorded, and the claim made about them:
  * a wrong solution, a false uniqueness or impossibility claim, or a miscounted status is `wrong`.
+ * So is a final grid that is not the first solution when there is one, or, when there is none,
+ * a partial grid whose known cells break the clues or the goal (after `contradiction` the grid is
+ * wherever the strategy stopped, so it is not checked).
  */
 export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
   for (const [i, solution] of r.solutions.entries()) {
@@ -51,10 +81,12 @@ export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
   const n = r.solutions.length;
   if ((r.status === 'unique' || r.status === 'solved') && n !== 1) return `status ${r.status} with ${n} solutions`;
   if (r.status === 'multiple' && n < 2) return `status multiple with ${n} solutions`;
+  if (r.status === 'contradiction' && n > 0) return `status contradiction with ${n} solutions`;
   if (r.status === 'unique' && puzzle.goal && !sameGrid(r.solutions[0]!, puzzle.goal))
     return 'claims a unique solution that differs from the goal, which also satisfies the clues';
   if (r.status === 'contradiction' && puzzle.goal) return 'claims no solution, but the goal satisfies the clues';
-  return null;
+  if (n > 0) return sameGrid(r.grid, r.solutions[0]!) ? null : 'the final grid differs from solution 1';
+  return r.status === 'contradiction' ? null : partialGridProblem(puzzle, r.grid);
 }
 
 function num(v: unknown): number | '' {
@@ -103,4 +135,3 @@ export function judge(puzzle: Puzzle, outcome: TaskOutcome): Judged {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

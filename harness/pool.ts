@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../corpus/paths.js';
+import { thrownMessage } from './thrown.js';
 import type { WorkerReply, WorkerTask } from './worker.js';
 
 /** How one task ended, seen from the parent. */
@@ -107,12 +108,13 @@ export class SolverPool {
       const reply = await this.piscina.run(task, { signal: flight.abort.signal });
       return { kind: 'done', reply };
     } catch (err) {
-      const e = err as { name?: string; code?: string; message?: string };
+      // Assume no shape: the worker rejects with Errors, but piscina's own failures may be anything.
+      const e = (err ?? {}) as { name?: string; code?: string; message?: string };
       if (flight.reason === 'memory')
         return { kind: 'memory', message: 'stopped by the memory watchdog: the process went over its memory budget' };
       if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start };
       if (isOutOfMemory(e)) return { kind: 'memory', message: e.message ?? 'out of memory' };
-      return { kind: 'error', message: e.message ?? String(err) };
+      return { kind: 'error', message: thrownMessage(err) };
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(flight);

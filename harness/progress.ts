@@ -41,7 +41,9 @@ export function createProgress(total: number, stream: NodeJS.WriteStream, quiet:
   const start = performance.now();
   let done = 0;
   let last = start;
+  let printed = 0; // `done` as of the last line written
   const line = (counts: ProgressCounts) => {
+    printed = done;
     const secs = (performance.now() - start) / 1000;
     const rate = done / Math.max(secs, 1e-9);
     const eta = rate > 0 ? (total - done) / rate : 0;
@@ -61,7 +63,8 @@ export function createProgress(total: number, stream: NodeJS.WriteStream, quiet:
       }
     },
     stop() {
-      if (done > 0) line(lastCounts);
+      // The final count, unless the last tick already wrote it.
+      if (done > printed) line(lastCounts);
     },
   };
 }

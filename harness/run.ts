@@ -1,14 +1,17 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { PuzzleError } from '../corpus/errors.js';
 import { loadCorpus } from '../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy } from '../solvers/registry.js';
-import { CsvAppender, readCsv, RUN_COLUMNS } from './csv.js';
+import { CsvAppender, parseCsv, RUN_COLUMNS } from './csv.js';
 import { runEnvironment } from './environment.js';
 import { judge } from './outcome.js';
 import { SolverPool, type TaskOutcome } from './pool.js';
 import { createProgress } from './progress.js';
+import { readInput } from './read-input.js';
 import { RunSummary } from './summary.js';
 import { buildTasks, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
 
@@ -26,8 +29,10 @@ export interface RunOptions {
   maxSolutions: number;
   out: string;
   shard?: Shard;
-  /** Append to this CSV, skipping the tasks it already records. */
+  /** Append to this CSV, skipping the tasks it already records (a new file when there is none). */
   resume?: string;
+  /** Largest accepted puzzle width or height (the loader's default when absent). */
+  maxSize?: number;
   quiet: boolean;
   params?: Record<string, number | boolean | string>;
   /** Where progress, load errors and the summary go (stderr by default). */
@@ -60,10 +65,25 @@ async function resolveStrategies(specs: string[]): Promise<StrategyRef[]> {
   return refs;
 }
 
-/** Keys of the tasks a CSV already records. */
+/**
+ * Keys of the tasks a run CSV being resumed already records: none when it does not exist yet or is
+ * empty. Anything but a run CSV of these columns is refused before the file is touched, since rows
+ * appended to it would sit under a foreign header.
+ */
 function recordedTasks(path: string): Set<string> {
-  const { records } = readCsv(path);
-  return new Set(records.map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
+  if (!existsSync(path)) return new Set();
+  const text = readInput(path);
+  if (text === '') return new Set();
+  let parsed: ReturnType<typeof parseCsv>;
+  try {
+    parsed = parseCsv(text);
+  } catch (err) {
+    const e = err as { lines?: number; message?: string };
+    throw new PuzzleError(path, e.lines ?? 0, `cannot resume: not a CSV (${String(e.message).split('\n')[0]})`);
+  }
+  if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
+    throw new PuzzleError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
+  return new Set(parsed.records.map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
 }
 
 /**
@@ -83,8 +103,10 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
 
 async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResult> {
   const log = options.log ?? process.stderr;
+  // Checked first: a file that cannot be resumed stops the run before anything else is reported.
+  const done = options.resume !== undefined ? recordedTasks(options.resume) : undefined;
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
-  const { puzzles, errors } = loadCorpus(paths);
+  const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
 
   const strategies = await resolveStrategies(options.strategies);
@@ -92,8 +114,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   if (options.shard) tasks = shardTasks(tasks, options.shard, strategies.length * options.repeat);
   const out = options.resume ?? options.out;
   let skipped = 0;
-  if (options.resume) {
-    const done = recordedTasks(options.resume);
+  if (done) {
     const before = tasks.length;
     tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.strategy.name, t.rep)));
     skipped = before - tasks.length;

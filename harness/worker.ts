@@ -1,6 +1,7 @@
 import type { Puzzle } from '../corpus/model.js';
 import { loadStrategy } from '../solvers/registry.js';
 import { measureCalibration } from './calibration.js';
+import { thrownMessage } from './thrown.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../solvers/types.js';
 
 /** What the parent sends a worker thread for one task. */
@@ -50,8 +51,28 @@ function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult {
   });
 }
 
-/** Runs the warm-up solves (not measured), then the measured one. Exceptions reach the parent as rejections. */
+/**
+ * Runs a task; whatever goes wrong reaches the parent as a rejection with an Error. Piscina
+ * mishandles a thrown null or undefined (null reads as success), and a reply that cannot be cloned
+ * kills the thread with an error that arrives empty, so both become Errors that say what happened.
+ */
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+  let reply: WorkerReply;
+  try {
+    reply = await measuredRun(task);
+  } catch (err) {
+    throw err instanceof Error ? err : new Error(thrownMessage(err));
+  }
+  try {
+    structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
+  } catch (err) {
+    throw new Error(`its result cannot be sent from the worker: ${thrownMessage(err)}`);
+  }
+  return reply;
+}
+
+/** Runs the warm-up solves (not measured), then the measured one. */
+async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   const strategy = await strategyFor(task.strategySpec);
   if (performance.now() - calibratedAt > CALIBRATE_EVERY_MS) {
     calibMs = measureCalibration();

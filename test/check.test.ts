@@ -60,6 +60,6 @@ describe('parseGridFile', () => {
       "g.txt:3: more rows than the puzzle's 2",
     ]);
     expect(problemsOf(() => parseGridFile('1\t2\n', 'g.txt', 2, 1))).toEqual(['g.txt:1: unknown cell "2" in row 1, column 2']);
-    expect(problemsOf(() => parseGridFile('', 'g.txt', 2, 1))).toEqual(['g.txt:1: grid has 0 rows, expected 1']);
+    expect(problemsOf(() => parseGridFile('', 'g.txt', 2, 1))).toEqual(['g.txt:0: grid has 0 rows, expected 1']);
   });
 });

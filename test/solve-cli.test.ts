@@ -85,6 +85,14 @@ describe('nonobench solve', () => {
     expect(err).toMatch(/^wrong: solution 1 is wrong: row 1: expected 2, got 5/m);
   });
 
+  it('stops a strategy that never polls at the hard time limit, with one line and exit 2', () => {
+    const started = performance.now();
+    const { code, err } = run('solve', DANCER, '--strategy', 'test/fixtures/harness/loop-forever.mjs', '--timeout', '0.5');
+    expect(code).toBe(2);
+    expect(err).toBe('nonobench: strategy loop-forever stopped at the hard time limit (1.5 s) without returning\n');
+    expect(performance.now() - started).toBeLessThan(20_000); // not the spawn's 30 s limit
+  });
+
   it('exits 2 on bad input', () => {
     expect(run('solve', join(dir, 'missing.non'), '-s', 'enumeration').code).toBe(2);
     expect(run('solve', DANCER, '-s', 'no-such-strategy').code).toBe(2);

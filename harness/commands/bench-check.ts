@@ -4,7 +4,7 @@ import { REPORTS_DIR } from '../../corpus/paths.js';
 import { benchCheck, defaultCheckOut } from '../baseline.js';
 import { formatComparison, type CompareFormat } from '../compare-format.js';
 import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
-import { collectParam, nonNegativeInt, positiveInt } from './options.js';
+import { collectParam, maxSizeOption, nonNegativeInt, positiveInt } from './options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -23,6 +23,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
       .option('--warmup <n>', 'unmeasured solves before each measured one (default: as the baseline recorded)', nonNegativeInt('--warmup'))
       .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', positiveInt('--memory'))
+      .addOption(maxSizeOption())
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
     const check = await benchCheck({
@@ -33,6 +34,7 @@ export function registerBenchCheck(program: Command): void {
       ...(o.workers !== undefined ? { workers: o.workers } : {}),
       ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
       ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
+      ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
       quiet: !!o.quiet,
       compare: compareOptionsOf(o),
     });

@@ -1,10 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PuzzleError, PuzzleErrors } from '../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../corpus/grid.js';
+import { withoutBom } from '../../corpus/formats/text.js';
 import { loadPuzzle } from '../../corpus/load.js';
 import type { Grid } from '../../corpus/model.js';
 import { renderSvg } from '../../corpus/render.js';
+import { readInput } from '../read-input.js';
+import { loadOptionsOf, maxSizeOption } from './options.js';
 
 /** Lines that carry no row: blank, `//` or `;` comments, and `$N` puzzle headers of the tournament format. */
 const isSkipped = (trimmed: string) =>
@@ -31,7 +34,8 @@ function separatedTokens(line: string, width: number): string[] | null {
 export function parseGridFile(text: string, file: string, width: number, height: number): Grid {
   const grid = new Uint8Array(width * height);
   const problems: PuzzleError[] = [];
-  const lines = text.split('\n');
+  const body = withoutBom(text); // some editors write one; it is no cell
+  const lines = body.split('\n');
   let rows = 0;
   lines.forEach((raw, i) => {
     const lineNo = i + 1;
@@ -62,7 +66,9 @@ export function parseGridFile(text: string, file: string, width: number, height:
       grid[y * width + x] = v;
     }
   });
-  if (rows < height) problems.push(new PuzzleError(file, lines.length, `grid has ${rows} rows, expected ${height}`));
+  // Too few rows is found at the end of the file: its last line (0 for an empty file, the file as a whole).
+  const lastLine = body === '' ? 0 : body.endsWith('\n') ? lines.length - 1 : lines.length;
+  if (rows < height) problems.push(new PuzzleError(file, lastLine, `grid has ${rows} rows, expected ${height}`));
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new PuzzleErrors(problems);
   return grid;
@@ -75,15 +81,10 @@ export function registerCheck(program: Command): void {
     .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
     .argument('<gridfile>', 'grid file: rows of #/. (or 1/0, X/-, tab-separated 0/1)')
     .option('--svg <file>', 'also draw the grid as an SVG picture')
-    .action((puzzlePath: string, gridPath: string, opts: { svg?: string }) => {
-      const puzzle = loadPuzzle(puzzlePath);
-      let text: string;
-      try {
-        text = readFileSync(gridPath, 'utf8');
-      } catch (err) {
-        throw new PuzzleError(gridPath, 0, `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-      }
-      const grid = parseGridFile(text, gridPath, puzzle.width, puzzle.height);
+    .addOption(maxSizeOption())
+    .action((puzzlePath: string, gridPath: string, opts: { svg?: string; maxSize?: number }) => {
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+      const grid = parseGridFile(readInput(gridPath), gridPath, puzzle.width, puzzle.height);
       if (opts.svg) writeFileSync(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
       const violations = verifyGrid(puzzle, grid);
       if (violations.length === 0) {

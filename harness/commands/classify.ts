@@ -16,7 +16,7 @@ import {
 } from '../classify-run.js';
 import { writeCsv } from '../csv.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../run.js';
-import { nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+import { maxSizeOption, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
 
 export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
 
@@ -32,6 +32,7 @@ interface ClassifyCommandOptions {
   svg?: string;
   show?: boolean;
   quiet?: boolean;
+  maxSize?: number;
 }
 
 /** Parses `--only`: one class or a comma-separated list. */
@@ -158,6 +159,7 @@ export function registerClassify(program: Command): void {
     .option('--only <classes>', `list only puzzles of these classes (comma-separated: ${PUZZLE_CLASSES.join(', ')}); the CSV too`, parseClassList)
     .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ')
     .option('--show', `print those pictures in the terminal (automatic for up to ${SHOW_AUTOMATICALLY} listed puzzles)`)
+    .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o: ClassifyCommandOptions) => {
       const started = performance.now();
@@ -166,6 +168,7 @@ export function registerClassify(program: Command): void {
         timeoutS: o.timeout,
         workers: o.workers,
         memoryMb: o.memory,
+        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,
       });
       const listed = o.only ? run.results.filter((r) => o.only!.includes(classOf(r))) : run.results;

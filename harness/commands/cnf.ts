@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PuzzleError } from '../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
@@ -7,10 +7,13 @@ import type { Puzzle } from '../../corpus/model.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
 import { decodeGrid, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encode.js';
 import { parseSolverOutput } from '../../solvers/sat/solver-output.js';
+import { readInput } from '../read-input.js';
+import { loadOptionsOf, maxSizeOption } from './options.js';
 
 interface CnfCommandOptions {
   out?: string;
   decode?: string;
+  maxSize?: number;
 }
 
 /** Exit code when a model does not solve the puzzle (or the solver found none). */
@@ -21,19 +24,21 @@ export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf): string[] {
   const { width, height } = puzzle;
   const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
   const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
+  // Some puzzles need no automaton state at all (a blank one, for instance): then there are cells only.
+  const states = cnf.numVars > cnf.cellVars ? `; ${cnf.cellVars + 1}..${cnf.numVars} are line-automaton states` : '';
   return [
     'nonobench CNF encoding of a nonogram',
     `puzzle ${puzzle.id}${title}${source}`,
     `size ${width}x${height} (width x height)`,
     `cell (row r, column c), counted from 0 at the top left, is variable r*${width}+c+1 (true = filled)`,
-    `variables 1..${cnf.cellVars} are the cells; ${cnf.cellVars + 1}..${cnf.numVars} are line-automaton states`,
+    `variables 1..${cnf.cellVars} are the cells${states}`,
     'read a solver model back with: nonobench cnf --decode MODEL PUZZLE',
   ];
 }
 
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
 function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, modelPath: string): void {
-  const answer = parseSolverOutput(readFileSync(modelPath, 'utf8'), cnf.numVars, modelPath);
+  const answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
   if (answer.status !== 'sat') {
     process.stderr.write(
       `nonobench: ${modelPath}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
@@ -67,8 +72,9 @@ export function registerCnf(program: Command): void {
       '--decode <model>',
       'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
     )
+    .addOption(maxSizeOption())
     .action((puzzlePath: string, opts: CnfCommandOptions) => {
-      const puzzle = loadPuzzle(puzzlePath);
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const cnf = encodeNonogram(puzzle);
       if (opts.decode !== undefined) {
         decodeModelFile(puzzle, cnf, opts.decode);

@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpus/formats/index.js';
 import { loadPuzzles } from '../../corpus/load.js';
 import type { LoadOptions } from '../../corpus/validate.js';
-import { positiveIntegerOption } from './options.js';
+import { loadOptionsOf, maxSizeOption } from './options.js';
 
 interface ConvertOptions {
   format?: string;
-  maxSize?: string;
+  maxSize?: number;
   solutions?: string;
 }
 
@@ -19,7 +19,7 @@ export function registerConvert(program: Command): void {
     .argument('<in>', 'a puzzle file, FILE#N (one member of a bundle) or a directory')
     .argument('<out>', 'the output file (.non, .nonpack or .json), or - for standard output')
     .option('--format <format>', "output format, non or json (default: from OUT's extension)")
-    .option('--max-size <n>', 'largest accepted width or height (default 200)')
+    .addOption(maxSizeOption())
     .option('--solutions <file>', 'tournament format: the solutions file to attach as goals')
     .action((input: string, out: string, opts: ConvertOptions) => {
       let format: WritableFormat | undefined;
@@ -28,8 +28,7 @@ export function registerConvert(program: Command): void {
         format = opts.format;
       } else format = out === '-' ? undefined : writableFormatOf(out);
       if (!format) throw new Error(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
-      const load: LoadOptions = {};
-      if (opts.maxSize !== undefined) load.maxSize = positiveIntegerOption('--max-size', opts.maxSize);
+      const load: LoadOptions = loadOptionsOf(opts);
       if (opts.solutions !== undefined) load.solutions = opts.solutions;
       const puzzles = loadPuzzles(input, load);
       const text = writePuzzles(puzzles, format);

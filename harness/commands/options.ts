@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 
 /** commander argument parsers that reject bad values with a one-line message. */
 export function positiveInt(name: string) {
@@ -43,3 +44,10 @@ export function positiveIntegerOption(name: string, value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return Number(value);
 }
+
+/** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */
+export const maxSizeOption = () =>
+  new Option('--max-size <n>', `largest accepted width or height (default ${DEFAULT_MAX_SIZE})`).argParser(positiveInt('--max-size'));
+
+/** The loader options a command's `--max-size` gives. */
+export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSize !== undefined ? { maxSize: o.maxSize } : {});

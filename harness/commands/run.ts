@@ -4,8 +4,7 @@ import { REPORTS_DIR } from '../../corpus/paths.js';
 import { expandStrategyList } from '../../solvers/registry.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../run.js';
 import { parseShard } from '../tasks.js';
-import { collectParam, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
-
+import { collectParam, maxSizeOption, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
 
 const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
 
@@ -23,8 +22,9 @@ export function registerRun(program: Command): void {
     .option('--max-solutions <n>', 'stop each solve after this many solutions', positiveInt('--max-solutions'), 2)
     .option('--out <file>', 'CSV to write (default: reports/runs/<timestamp>.csv)')
     .option('--shard <K/N>', 'run only the K-th of N deterministic slices of the tasks')
-    .option('--resume <file>', 'append to this CSV, skipping the tasks it already records')
+    .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o) => {
       const result = await runCorpus({
@@ -39,6 +39,7 @@ export function registerRun(program: Command): void {
         out: o.out ?? join(REPORTS_DIR, 'runs', `${timestamp()}.csv`),
         ...(o.shard ? { shard: parseShard(o.shard) } : {}),
         ...(o.resume ? { resume: o.resume } : {}),
+        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,
         ...(o.param ? { params: o.param } : {}),
       });

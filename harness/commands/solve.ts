@@ -5,9 +5,13 @@ import { loadPuzzle } from '../../corpus/load.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../corpus/render.js';
 import { loadStrategy } from '../../solvers/registry.js';
-import { SOLVE_STATUSES, deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
-import { checkAnswer } from '../outcome.js';
-import { collectParam, nonNegativeNumber, positiveInt } from './options.js';
+import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
+import { checkAnswer, malformed } from '../outcome.js';
+import { hardLimitMs, SolverPool } from '../pool.js';
+import { DEFAULT_MEMORY_MB } from '../run.js';
+import type { WorkerReply } from '../worker.js';
+import { thrownMessage } from '../thrown.js';
+import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt } from './options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
 export const DEFAULT_SOLVE_TIMEOUT_S = 60;
@@ -19,18 +23,7 @@ interface SolveCommandOptions {
   svg?: string;
   json?: boolean;
   param?: Record<string, number | boolean | string>;
-}
-
-/** Why a result from (possibly outside) strategy code cannot be used at all, or null. */
-function shapeProblem(puzzle: Puzzle, r: SolveResult): string | null {
-  const cells = puzzle.width * puzzle.height;
-  if (!r || typeof r !== 'object') return 'strategy returned no result';
-  if (!SOLVE_STATUSES.includes(r.status)) return `strategy returned unknown status "${String(r.status)}"`;
-  if (!(r.grid instanceof Uint8Array) || r.grid.length !== cells) return 'strategy returned a grid of the wrong type or size';
-  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !(s instanceof Uint8Array) || s.length !== cells))
-    return 'strategy returned solutions of the wrong type or size';
-  if (!r.metrics || typeof r.metrics !== 'object') return 'strategy returned no metrics';
-  return null;
+  maxSize?: number;
 }
 
 /**
@@ -39,7 +32,7 @@ function shapeProblem(puzzle: Puzzle, r: SolveResult): string | null {
  * that does not match the number of solutions).
  */
 export function wrongAnswers(puzzle: Puzzle, r: SolveResult): string[] {
-  const shape = shapeProblem(puzzle, r);
+  const shape = malformed(puzzle, r);
   if (shape) return [shape];
   const wrong: string[] = [];
   r.solutions.forEach((s, i) => {
@@ -60,6 +53,27 @@ export function differingCells(a: Grid, b: Grid): Uint8Array {
 
 const METRIC_FIELDS = ['cellsResolved', 'deadEnds', 'decisions', 'lineSolves', 'maxDepth', 'solutionsFound'] as const;
 
+/** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
+async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string): Promise<WorkerReply> {
+  const pool = new SolverPool({ workers: 1, memoryMb: DEFAULT_MEMORY_MB });
+  try {
+    const timeoutMs = opts.timeout * 1000;
+    const outcome = await pool.run({
+      puzzle: withoutGoal(puzzle),
+      strategySpec: opts.strategy,
+      maxSolutions: opts.maxSolutions,
+      timeoutMs,
+      warmup: 0,
+      ...(opts.param ? { params: opts.param } : {}),
+    });
+    if (outcome.kind === 'done') return outcome.reply;
+    if (outcome.kind === 'killed') throw new Error(`strategy ${name} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
+    throw new Error(`strategy ${name} failed: ${outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message}`);
+  } finally {
+    await pool.close();
+  }
+}
+
 export function registerSolve(program: Command): void {
   program
     .command('solve')
@@ -71,22 +85,36 @@ export function registerSolve(program: Command): void {
     .option('--svg <file>', 'also draw the final grid as an SVG picture')
     .option('--json', 'print one JSON object instead of the picture')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .addOption(maxSizeOption())
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
-      const puzzle = loadPuzzle(puzzlePath);
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const strategy = await loadStrategy(opts.strategy);
       const options = solveOptions({
         maxSolutions: opts.maxSolutions,
         shouldStop: deadlineAfter(opts.timeout > 0 ? opts.timeout * 1000 : Infinity),
         ...(opts.param ? { params: opts.param } : {}),
       });
-      const started = performance.now();
-      const result = strategy.solve(withoutGoal(puzzle), options);
-      const timeMs = performance.now() - started;
+      let result: SolveResult;
+      let timeMs: number;
+      if (opts.timeout > 0) {
+        // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
+        const solved = await solveOnWorker(puzzle, opts, strategy.name);
+        result = solved.result;
+        timeMs = solved.timeMs;
+      } else {
+        const started = performance.now();
+        try {
+          result = strategy.solve(withoutGoal(puzzle), options);
+        } catch (err) {
+          throw new Error(`strategy ${strategy.name} failed: ${thrownMessage(err)}`);
+        }
+        timeMs = performance.now() - started;
+      }
 
       const wrong = wrongAnswers(puzzle, result);
       for (const line of wrong) process.stderr.write(`wrong: ${line}\n`);
       if (wrong.length > 0) process.exitCode = 1;
-      if (shapeProblem(puzzle, result)) return;
+      if (malformed(puzzle, result)) return;
 
       const { width, height } = puzzle;
       const [first, second] = result.solutions;
