@@ -132,6 +132,7 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
   const clues: Clue[] = [];
   block.lines.forEach((cl, i) => {
     const clue: Clue = [];
+    let zeroReported = false;
     for (const it of cl.items) {
       const where = `${kind} ${i + 1}`;
       if (/^\d+$/.test(it.text)) {
@@ -139,7 +140,9 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
         // `0` alone is the empty line; a 0 among other blocks is most likely a typo (`3 0 2` for `3 10 2`).
         if (n > 0) clue.push(n);
         else if (cl.items.length > 1) {
-          p.at(it.line, `${where}: a 0 inside the clue "${clip(cl.items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
+          // Once per clue: the message quotes the whole clue, so a second 0 would repeat it word for word.
+          if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(cl.items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
+          zeroReported = true;
           ok = false;
         }
       } else if (/^-\d+(\.\d+)?$/.test(it.text)) {

@@ -213,6 +213,11 @@ describe('messages', () => {
     ]);
   });
 
+  it('say once that a clue has zeros among its blocks, however many it has', () => {
+    const zeros = file('zeros.non', 'width 5\nheight 1\nrows\n3,0,0\ncolumns\n1\n1\n1\n0\n0\n');
+    expect(load(zeros).problems).toEqual([[zeros, 4, 'row 1: a 0 inside the clue "3,0,0" (0 stands alone, for an empty line)']]);
+  });
+
   it('quote a huge size as written and escape C1 control characters', () => {
     const huge = file('huge.non', 'width 99999999999999999999999\nheight 1\nrows\n1\ncolumns\n1\n');
     const c1 = file('c1.non', 'width 1\nheight 1\nrows\n1\u009b31m\ncolumns\n1\n');
