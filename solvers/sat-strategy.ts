@@ -54,7 +54,10 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
+  // Encoding and loading a large CNF take tens of milliseconds: poll around them too.
+  if (options.shouldStop()) return finish('timeout', known, []);
   const cnf = encodeNonogramFlat(puzzle, usePropagation ? known : undefined);
+  if (options.shouldStop()) return finish('timeout', known, []);
   const { clauses } = cnf;
   metrics.extra.variables = cnf.numVars;
   metrics.extra.clauses = clauses.count;
@@ -62,6 +65,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   for (let i = 0; i < clauses.count; i++) if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
   // Automaton states follow from the cells by propagation (see encode.ts): branch on cells only.
   if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
+  if (options.shouldStop()) return finish('timeout', known, []);
 
   const solutions: Grid[] = [];
   let timedOut = false;

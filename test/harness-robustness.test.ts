@@ -69,10 +69,22 @@ describe('run: strategies that fail oddly give error rows and the run goes on', 
 describe('run: final grids are verified, not only solutions', () => {
   const badGrids = `${FIX}/bad-grids.mjs`;
 
-  it('records a stuck grid whose known cells break the clues as wrong', async () => {
+  it('records a stuck grid whose known cells break the clues, and so the goal, as wrong', async () => {
     const { exitCode, rows } = await rowsOf({ strategies: [badGrids], params: { mode: 'filled' } });
-    expect(rows).toEqual([['bad-grids', CROSS, 'wrong', 'false', "the final grid's known cells break row 1 (clue 1)"]]);
+    expect(rows).toEqual([
+      ['bad-grids', CROSS, 'wrong', 'false', "the final grid's cell at row 1, column 1 differs from the goal, which satisfies the clues"],
+    ]);
     expect(exitCode).toBe(1);
+  });
+
+  it('does not judge a partial grid without a goal: on a puzzle with no solution any deduction holds', async () => {
+    // Rows 1,1 / 0 / 1 against columns 3 / 0 / 0: no solution, yet `#.#` in row 1 follows from the rows alone.
+    const dir = tmp();
+    const path = join(dir, 'none.non');
+    writeFileSync(path, 'width 3\nheight 3\nrows\n1,1\n0\n1\ncolumns\n3\n0\n0\n');
+    const { exitCode, rows } = await rowsOf({ paths: [path], strategies: ['enumeration'], params: { maxPlacements: 1 } });
+    expect(rows).toEqual([['enumeration', path, 'too-large', '', '']]);
+    expect(exitCode).toBe(0);
   });
 
   it('records a unique answer whose final grid is not its solution as wrong', async () => {

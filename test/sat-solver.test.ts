@@ -94,8 +94,18 @@ describe('SatSolver basics', () => {
     const t = solverFor(hard.numVars, hard.clauses);
     let polls = 0;
     expect(t.solve({ shouldStop: () => ++polls > 1 })).toBe('unknown');
-    expect(polls).toBe(2); // once on entry, once after about a thousand propagation rounds
+    expect(polls).toBe(2); // once on entry, once after 256 propagation rounds
     expect(t.solve({ shouldStop: () => true })).toBe('unknown');
+  });
+
+  it('polls shouldStop every 256 propagation rounds however short its restarts are', () => {
+    const hard = pigeonhole(11, 10);
+    const s = solverFor(hard.numVars, hard.clauses);
+    let polls = 0;
+    // Stop at the 20th poll: some 5000 rounds, past several restarts of 100 conflicts.
+    expect(s.solve({ shouldStop: () => ++polls >= 20 })).toBe('unknown');
+    expect(s.stats.restarts).toBeGreaterThan(1);
+    expect(s.stats.conflicts + s.stats.decisions).toBeLessThanOrEqual(19 * 256);
   });
 });
 

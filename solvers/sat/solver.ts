@@ -38,7 +38,7 @@ export type SatOutcome = 'sat' | 'unsat' | 'unknown';
 export interface SatSolveOptions {
   /** Literals (DIMACS) assumed true for this solve only. */
   assumptions?: ArrayLike<number>;
-  /** Polled about every 1000 propagation rounds; once true, solve returns 'unknown'. */
+  /** Polled about every 256 propagation rounds; once true, solve returns 'unknown'. */
   shouldStop?: () => boolean;
   /** Give up with 'unknown' after this many conflicts in this call. */
   conflictLimit?: number;
@@ -68,7 +68,7 @@ const CLAUSE_DECAY = 0.999;
 const RESTART_BASE = 100;
 const FIRST_REDUCE = 2000;
 const REDUCE_INCREMENT = 300;
-const STOP_POLL_INTERVAL = 1000;
+const STOP_POLL_INTERVAL = 256;
 /** Rephase k happens REPHASE_INTERVAL·k conflicts after rephase k - 1. */
 const REPHASE_INTERVAL = 1000;
 /** What each rephase resets saved phases to, cyclically: Best, Original (false), Inverted (true). */
@@ -138,6 +138,8 @@ export class SatSolver {
   private varInc = 1;
   private clauseInc = 1;
   private nextReduce = FIRST_REDUCE;
+  /** Propagation rounds left before shouldStop is polled; kept across restarts, which are often shorter. */
+  private untilPoll = STOP_POLL_INTERVAL;
   private reduceInterval = FIRST_REDUCE;
   /** Trail size at the last removal of satisfied clauses. */
   private simplifiedAt = -1;
@@ -718,10 +720,9 @@ export class SatSolver {
   /** One restart's worth of search: 'restart' when its conflict budget is spent. */
   private search(budget: number, conflictLimit: number, shouldStop: () => boolean): SatOutcome | 'restart' {
     let conflicts = 0;
-    let untilPoll = STOP_POLL_INTERVAL;
     for (;;) {
-      if (--untilPoll === 0) {
-        untilPoll = STOP_POLL_INTERVAL;
+      if (--this.untilPoll === 0) {
+        this.untilPoll = STOP_POLL_INTERVAL;
         if (shouldStop()) return this.giveUp();
       }
       const conflict = this.propagate();
