@@ -48,13 +48,16 @@ function checkSeries(o: SeriesOptions): void {
   if (!isValidSeed(o.seed)) throw new Error(`seed must be an integer from 0 to ${MAX_SEED}, got ${o.seed}`);
 }
 
+/** The largest series `generate` writes: a bound on run time and on files in one directory. */
+export const MAX_SERIES_COUNT = 1_000_000;
+
 /**
- * A numbered series of random puzzles. Puzzle k uses its own stream derived from (seed, k), so a longer
- * series starts with the same puzzles as a shorter one. Texts are byte-identical on every machine.
+ * A numbered series of random puzzles, made one at a time so a long series needs no more memory than
+ * one puzzle. Puzzle k uses its own stream derived from (seed, k), so a longer series starts with the
+ * same puzzles as a shorter one. Texts are byte-identical on every machine.
  */
-export function generateSeries(o: SeriesOptions): GeneratedFile[] {
+export function* seriesFiles(o: SeriesOptions): Generator<GeneratedFile> {
   checkSeries(o);
-  const files: GeneratedFile[] = [];
   for (let k = 1; k <= o.count; k++) {
     const meta: PuzzleMeta = {
       title: `random ${o.width}x${o.height} d${o.density} seed ${o.seed} #${k}`,
@@ -63,18 +66,26 @@ export function generateSeries(o: SeriesOptions): GeneratedFile[] {
       catalogue: `nonobench generate --width ${o.width} --height ${o.height} --density ${o.density} --seed ${o.seed} (#${k})`,
     };
     const puzzle = generateRandomPuzzle(o.width, o.height, o.density, createRng(deriveSeed(o.seed, k)), meta);
-    files.push({ name: `${padded(k, o.count)}.non`, puzzle, text: writeNon(puzzle) });
+    yield { name: `${padded(k, o.count)}.non`, puzzle, text: writeNon(puzzle) };
   }
-  return files;
+}
+
+/** The whole series in memory (for tests and small series). */
+export const generateSeries = (o: SeriesOptions): GeneratedFile[] => [...seriesFiles(o)];
+
+/**
+ * Writes a series as `.non` files into a directory (created if needed), each as soon as it is made;
+ * yields the paths written.
+ */
+export function* writeSeriesFiles(o: SeriesOptions, outDir: string): Generator<string> {
+  checkSeries(o);
+  mkdirSync(outDir, { recursive: true });
+  for (const f of seriesFiles(o)) {
+    const path = join(outDir, f.name);
+    writeFileSync(path, f.text);
+    yield path;
+  }
 }
 
 /** Writes a series as `.non` files into a directory (created if needed); returns the paths written. */
-export function writeSeries(o: SeriesOptions, outDir: string): string[] {
-  const files = generateSeries(o);
-  mkdirSync(outDir, { recursive: true });
-  return files.map((f) => {
-    const path = join(outDir, f.name);
-    writeFileSync(path, f.text);
-    return path;
-  });
-}
+export const writeSeries = (o: SeriesOptions, outDir: string): string[] => [...writeSeriesFiles(o, outDir)];

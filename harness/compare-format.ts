@@ -25,6 +25,8 @@ const ms = (x: number | null) => (x === null ? '-' : x >= 100 ? x.toFixed(1) : x
 const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : `${x.toFixed(3)}×`);
 const pValue = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
 const puzzleLabel = (k: PairKey) => k.puzzlePath || k.puzzleId;
+/** A confidence level as a percentage, unrounded: 0.999 is 99.9%, not 100%. */
+export const percentLabel = (x: number) => `${Number((x * 100).toPrecision(10))}%`;
 
 function interval(p: PairComparison): string {
   const t = p.time!;
@@ -46,7 +48,8 @@ const markdownTable: TableFn = (header, body) =>
 function runLine(name: string, info: RunInfo): string {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
   const calib = info.calibMs === null ? 'no calibration' : `calibration ${info.calibMs.toFixed(2)} ms`;
-  return `${name} ${info.file}: ${info.rows} rows, run ${list(info.runIds)}, commit ${list(info.gitCommits)}, ${calib}`;
+  const dups = info.duplicates ? ` (${info.duplicates} duplicate row${info.duplicates === 1 ? '' : 's'} dropped)` : '';
+  return `${name} ${info.file}: ${info.rows} rows${dups}, run ${list(info.runIds)}, commit ${list(info.gitCommits)}, ${calib}`;
 }
 
 function speedLine(result: CompareResult): string {
@@ -74,12 +77,12 @@ function formatText(result: CompareResult, table: TableFn): string {
     item + runLine('NEW ', result.next),
     item + speedLine(result),
     item +
-      `time: regression when the ${Math.round(o.confidence * 100)}% CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
+      `time: regression when the ${percentLabel(o.confidence)} CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
       `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions: the range of ratios; one: the ratio alone)` +
       (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : ''),
   );
 
-  const timeHeader = ['puzzle', 'strategy', 'base ms', 'new ms', 'ratio', `${Math.round(o.confidence * 100)}% CI`, 'p', 'reps'];
+  const timeHeader = ['puzzle', 'strategy', 'base ms', 'new ms', 'ratio', `${percentLabel(o.confidence)} CI`, 'p', 'reps'];
   const timeRow = (p: PairComparison) => [
     puzzleLabel(p),
     p.strategy,
@@ -120,8 +123,14 @@ function formatText(result: CompareResult, table: TableFn): string {
       String(s.statusRegressions),
     ]),
   );
-  out.push('', (md ? '**' : '') + verdictLine(result) + (md ? '**' : ''));
+  out.push('', item + coverageLine(result), '', (md ? '**' : '') + verdictLine(result) + (md ? '**' : ''));
   return `${out.join('\n')}\n`;
+}
+
+/** How many pairs were compared and how many are on one side only. */
+export function coverageLine(result: CompareResult): string {
+  const c = result.counts;
+  return `pairs: ${c.pairs} compared, ${c.onlyInBase} of BASE missing from NEW, ${c.onlyInNew} only in NEW`;
 }
 
 /** One line: FAIL with what failed, or OK. */
@@ -132,10 +141,12 @@ export function verdictLine(result: CompareResult): string {
   if (c.timeRegressions) parts.push(plural(c.timeRegressions, 'time regression'));
   if (c.statusRegressions) parts.push(plural(c.statusRegressions, 'status regression'));
   if (result.options.strictCounters && c.counterChanges) parts.push(plural(c.counterChanges, 'counter change'));
+  if (c.onlyInBase) parts.push(`${plural(c.onlyInBase, 'pair')} of BASE missing from NEW`);
   if (result.failed) return `FAIL: ${parts.join(', ')} in ${plural(c.pairs, 'pair')}`;
   const notes = [
     c.timeImprovements ? plural(c.timeImprovements, 'time improvement') : '',
     c.counterChanges ? plural(c.counterChanges, 'counter change') : '',
+    c.onlyInNew ? `${plural(c.onlyInNew, 'pair')} only in NEW` : '',
   ].filter(Boolean);
   return `OK: no regression in ${plural(c.pairs, 'pair')}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
@@ -205,7 +216,7 @@ function formatCsv(result: CompareResult): string {
  * The `--format json` document (format_version 1). Keys are snake_case; absent values are null.
  * {
  *   format: "nonobench-compare", format_version: 1,
- *   base | new: { file, rows, run_ids[], git_commits[], versions[], calib_ms|null },
+ *   base | new: { file, rows, run_ids[], git_commits[], versions[], calib_ms|null, duplicates },
  *   settings: { threshold, confidence, strict_counters, min_time_ms, normalize },
  *   speed_factor: the factor applied to NEW's times (1 when not normalized),
  *   summary: { pairs, time_regressions, time_improvements, status_regressions, status_improvements,
@@ -229,6 +240,7 @@ export function comparisonJson(result: CompareResult) {
     git_commits: info.gitCommits,
     versions: info.versions,
     calib_ms: info.calibMs,
+    duplicates: info.duplicates,
   });
   const asNumber = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : v);
   const side = (s: SideSummary) => ({

@@ -41,6 +41,8 @@ export interface RunCsv {
   file: string;
   columns: string[];
   records: CsvRecord[];
+  /** File line of each record, for messages (absent for records built in memory). */
+  lines?: number[];
 }
 
 /** Reads a run CSV, throwing a one-line Error naming the file when it is not one. */
@@ -53,18 +55,24 @@ export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLU
   } catch (err) {
     throw new Error(`${file}: not a CSV: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
-  const { columns, records } = parsed;
+  const { columns, records, lines } = parsed;
   if (columns.length === 0) throw new Error(`${file}: empty file, not a run CSV`);
   const missing = needed.filter((c) => !columns.includes(c));
   if (missing.length > 0) throw new Error(`${file}: not a run CSV: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   records.forEach((r, i) => {
-    // Line numbers count the header; rows torn by a killed writer were already dropped by readCsv.
-    const where = `${file}: row ${i + 2}`;
+    const where = `${file}:${lines[i]}`;
     if (!ROW_STATUSES.includes(r.status as RowStatus)) throw new Error(`${where}: unknown status "${r.status}"`);
-    if (r.time_ms !== '' && !Number.isFinite(Number(r.time_ms))) throw new Error(`${where}: time_ms "${r.time_ms}" is not a number`);
+    for (const c of TIME_COLUMNS)
+      if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw new Error(`${where}: ${c} "${r[c]}" is not a valid time`);
+    for (const c of COUNTERS)
+      if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw new Error(`${where}: ${c} "${r[c]}" is not a valid count`);
   });
-  return { file, columns, records };
+  return { file, columns, records, lines };
 }
+
+/** Times as the harness writes them: plain non-negative decimals (no sign, hex, padding or Infinity). */
+const DECIMAL = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
+const TIME_COLUMNS = ['time_ms', 'calib_ms'] as const;
 
 const SOLVED_STATUSES: ReadonlySet<RowStatus> = new Set(['unique', 'multiple', 'solved']);
 export const isSolvedStatus = (s: string) => SOLVED_STATUSES.has(s as RowStatus);
@@ -174,6 +182,8 @@ export interface RunInfo {
   versions: string[];
   /** Median calibration time of the run (ms), or null when its CSV has too few (see runCalibration). */
   calibMs: number | null;
+  /** Rows dropped as repeats of an earlier row (same task), which would weigh twice. */
+  duplicates: number;
 }
 
 export interface CompareOptions {
@@ -222,7 +232,7 @@ export interface CompareResult {
    * run made while the machine was busier (a larger calib_ms) is scaled back; 1 when not applied.
    */
   speedFactor: number;
-  /** A time or status regression, or with strictCounters a counter change. */
+  /** A time or status regression, a pair of BASE missing from NEW, or with strictCounters a counter change. */
   failed: boolean;
   exitCode: 0 | 1;
 }
@@ -334,9 +344,25 @@ function counterChanges(base: SideSummary, next: SideSummary): CounterChange[] {
   return changes;
 }
 
-function runInfo(csv: RunCsv): RunInfo {
+/**
+ * The records without repeats of an earlier one: the same repetition of a pair (or, without a rep
+ * column, the same task of the same run), as left by concatenated files or a resume run twice.
+ */
+export function dropDuplicates(records: CsvRecord[]): CsvRecord[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const key = r.rep !== undefined ? `${pairKey(r)}\u0000${r.rep}` : r.run_id !== undefined && r.task !== undefined ? `${r.run_id}\u0000${r.task}` : null;
+    if (key === null) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function runInfo(csv: RunCsv, duplicates: number): RunInfo {
   const col = (c: string) => distinct(csv.records.map((r) => r[c] ?? ''));
   return {
+    duplicates,
     file: csv.file,
     rows: csv.records.length,
     runIds: col('run_id'),
@@ -348,9 +374,16 @@ function runInfo(csv: RunCsv): RunInfo {
 
 const keyOf = (r: CsvRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.strategy! });
 
-export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
-  const baseInfo = runInfo(baseCsv);
-  const nextInfo = runInfo(nextCsv);
+/**
+ * Compares two runs. Throws a one-line Error when they share no pair: with nothing compared, "no
+ * regression" would be meaningless. Pairs of BASE missing from NEW fail, since a NEW run that lost
+ * puzzles (a crash, a narrower corpus) must not pass as clean.
+ */
+export function compareRuns(baseIn: RunCsv, nextIn: RunCsv, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
+  const baseCsv = { ...baseIn, records: dropDuplicates(baseIn.records) };
+  const nextCsv = { ...nextIn, records: dropDuplicates(nextIn.records) };
+  const baseInfo = runInfo(baseCsv, baseIn.records.length - baseCsv.records.length);
+  const nextInfo = runInfo(nextCsv, nextIn.records.length - nextCsv.records.length);
   const speedFactor = options.normalize && baseInfo.calibMs && nextInfo.calibMs ? baseInfo.calibMs / nextInfo.calibMs : 1;
   const baseGroups = groupPairs(baseCsv.records);
   const nextGroups = groupPairs(nextCsv.records);
@@ -370,6 +403,7 @@ export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOp
     pairs.push({ ...keyOf(baseRows[0]!), title: baseRows[0]!.title ?? '', base, next, time, status, counterChanges: counterChanges(base, next) });
   }
   const onlyInNew = [...nextGroups].filter(([key]) => !baseGroups.has(key)).map(([, rows]) => keyOf(rows[0]!));
+  if (pairs.length === 0) throw new Error(`${nextCsv.file}: shares no (puzzle, strategy) pair with ${baseCsv.file}: nothing to compare`);
 
   const counts: CompareCounts = {
     pairs: pairs.length,
@@ -383,7 +417,10 @@ export function compareRuns(baseCsv: RunCsv, nextCsv: RunCsv, options: CompareOp
     onlyInNew: onlyInNew.length,
   };
   const failed =
-    counts.timeRegressions > 0 || counts.statusRegressions > 0 || (options.strictCounters && counts.counterChanges > 0);
+    counts.timeRegressions > 0 ||
+    counts.statusRegressions > 0 ||
+    counts.onlyInBase > 0 ||
+    (options.strictCounters && counts.counterChanges > 0);
   return {
     base: baseInfo,
     next: nextInfo,

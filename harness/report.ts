@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { ensureParentDir } from './output-path.js';
 import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide, type RunCsv, type SideSummary } from './compare.js';
 import type { CsvRecord } from './csv.js';
 import { ROW_STATUSES, type RowStatus } from './outcome.js';
@@ -138,9 +139,14 @@ async function cactusSection(pairs: Pair[], strategies: string[]): Promise<strin
   const points: SolvedPoint[] = pairs
     .filter((p) => isSolvedStatus(p.side.status) && p.side.medianMs !== null)
     .map((p) => ({ strategy: p.strategy, timeMs: p.side.medianMs! }));
+  // An empty chart would have no scale to draw (its axes read "NaN to NaN").
+  if (points.length === 0) return paragraph('No strategy solved any puzzle, so there is nothing to plot.');
   const svg = await renderSvg(cactusSpec(points, strategies));
   return figure(svg, 'Puzzles solved (unique, multiple or solved in every repetition) within a given time per puzzle, one line per strategy; the time of a puzzle is the median over its repetitions. Further right and lower is slower; higher is more solved.');
 }
+
+/** Why a row has no time: a timeout without one was stopped at the hard limit. */
+const untimedReason = (status: string) => (status === 'timeout' ? 'hard timeout' : status || 'no status');
 
 async function scatterSection(pairs: Pair[], xName: string, yName: string): Promise<string> {
   const byPuzzle = (name: string) => new Map(pairs.filter((p) => p.strategy === name).map((p) => [p.puzzleKey, p]));
@@ -148,6 +154,7 @@ async function scatterSection(pairs: Pair[], xName: string, yName: string): Prom
   const ys = byPuzzle(yName);
   const points: PairPoint[] = [];
   let untimed = 0;
+  const why = new Set<string>();
   for (const [key, px] of xs) {
     const py = ys.get(key);
     if (!py) continue;
@@ -155,12 +162,15 @@ async function scatterSection(pairs: Pair[], xName: string, yName: string): Prom
     const y = anyTimeMedian(py.rows);
     if (x === null || y === null) {
       untimed++;
+      for (const side of [x === null ? px : null, y === null ? py : null])
+        for (const r of side?.rows ?? []) why.add(untimedReason(r.status ?? ''));
       continue;
     }
     points.push({ x, y, outcome: scatterOutcome(isSolvedStatus(px.side.status), isSolvedStatus(py.side.status), xName, yName) });
   }
+  const skipped = untimed ? ` ${untimed} puzzle(s) without a time on one side (${[...why].sort().join(', ')}) are left out.` : '';
+  if (points.length === 0) return paragraph(`No puzzle has a time for both ${xName} and ${yName}, so there is nothing to plot.${skipped}`);
   const svg = await renderSvg(scatterSpec(points, xName, yName));
-  const skipped = untimed ? ` ${untimed} puzzle(s) without a time on one side (memory or error) are left out.` : '';
   return figure(
     svg,
     `Median time per puzzle, ${xName} across, ${yName} up, both on log scales. Points above the dashed diagonal are slower with ${yName}; a timed-out solve sits at the time limit.${skipped}`,
@@ -220,6 +230,7 @@ export const defaultReportPath = (csvPath: string) => csvPath.replace(/(\.csv)?$
 
 export async function writeReport(csvPath: string, out = defaultReportPath(csvPath), options: ReportOptions = {}): Promise<string> {
   const html = await buildReport(loadRunCsv(csvPath, REPORT_COLUMNS), options);
+  ensureParentDir(out);
   writeFileSync(out, html);
   return out;
 }

@@ -236,14 +236,14 @@ describe('output formats', () => {
       const cells = (line: string) => line.replace(/\\\|/g, '').split('|').length;
       for (const line of lines) expect(cells(line)).toBe(cells(lines[0]!));
     }
-    expect(md).toContain('**FAIL: 1 time regression, 1 status regression in 7 pairs**');
+    expect(md).toContain('**FAIL: 1 time regression, 1 status regression, 1 pair of BASE missing from NEW in 7 pairs**');
   });
 
   it('the table names every section and the verdict', () => {
     const text = formatComparison(result, 'table');
     for (const heading of ['Time regressions (1)', 'Time improvements (1)', 'Status changes (1)', 'Counter changes (2)', 'Only in BASE (1)', 'Only in NEW (1)', 'Per strategy'])
       expect(text).toContain(heading);
-    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: 1 time regression, 1 status regression in 7 pairs');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: 1 time regression, 1 status regression, 1 pair of BASE missing from NEW in 7 pairs');
   });
 });
 
@@ -260,9 +260,9 @@ describe('bad input', () => {
     const dir = tmp();
     const { records } = readCsv(`${FIX}/base.csv`);
     writeCsv(join(dir, 'bad.csv'), RUN_COLUMNS, [records[0]!, { ...records[1]!, status: 'finished' }]);
-    expect(() => loadRunCsv(join(dir, 'bad.csv'))).toThrow(/bad\.csv: row 3: unknown status "finished"/);
+    expect(() => loadRunCsv(join(dir, 'bad.csv'))).toThrow(/bad\.csv:3: unknown status "finished"/);
     writeCsv(join(dir, 'bad-time.csv'), RUN_COLUMNS, [{ ...records[0]!, time_ms: 'fast' }]);
-    expect(() => loadRunCsv(join(dir, 'bad-time.csv'))).toThrow(/row 2: time_ms "fast" is not a number/);
+    expect(() => loadRunCsv(join(dir, 'bad-time.csv'))).toThrow(/bad-time\.csv:2: time_ms "fast" is not a valid time/);
   });
 });
 

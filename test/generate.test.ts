@@ -155,7 +155,7 @@ describe('the bundled generated corpus', () => {
     for (const name of ['001.non', '002.non', '003.non'])
       expect(readFileSync(join(out, name), 'utf8')).toBe(readFileSync(`corpus/puzzles/generated/30x30/${name}`, 'utf8'));
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('nonobench: --density must be a number from 0 to 1, got "2"\n');
+    expect(bad.stderr).toBe("error: option '--density <d>' argument '2' is invalid. --density must be a number from 0 to 1\n(see nonobench generate --help)\n");
     expect(existsSync(join(tmp, 'never'))).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { mergeCsvs } from '../harness/merge.js';
 import { runCorpus, type RunOptions } from '../harness/run.js';
 import { parseShard } from '../harness/tasks.js';
 import { strategyNames } from '../solvers/registry.js';
+import { testRunOptions } from './helpers/run-options.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/harness';
@@ -30,21 +31,7 @@ function memoryLog(): NodeJS.WriteStream & { text: () => string } {
 const tmp = tempDirs('harness');
 
 function options(over: Partial<RunOptions>): RunOptions {
-  return {
-    paths: [TINY],
-    strategies: [`${FIX}/slow-goal.mjs`],
-    repeat: 1,
-    warmup: 0,
-    timeoutS: 10,
-    memoryMb: 256,
-    workers: 2,
-    maxSolutions: 2,
-    out: join(tmp(), 'run.csv'),
-    quiet: true,
-    params: { waitMs: 1 },
-    log: memoryLog(),
-    ...over,
-  };
+  return testRunOptions({ paths: [TINY], strategies: [`${FIX}/slow-goal.mjs`], out: join(tmp(), 'run.csv'), params: { waitMs: 1 }, log: memoryLog() }, over);
 }
 
 describe('run: hard limits and verification', () => {

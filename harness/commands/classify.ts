@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UNKNOWN, type Grid } from '../../corpus/model.js';
@@ -15,6 +15,7 @@ import {
   type ClassifiedPuzzle,
 } from '../classify-run.js';
 import { writeCsv } from '../csv.js';
+import { ensureDir } from '../output-path.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../run.js';
 import { maxSizeOption, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
 
@@ -94,7 +95,7 @@ function fileStem(r: ClassifiedPuzzle, used: Set<string>): string {
 
 /** Writes `<stem>-stalled.svg` and `<stem>-solutions.svg` for each listed puzzle that has them; returns the files. */
 export function writeClassifySvgs(results: ClassifiedPuzzle[], dir: string): string[] {
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const used = new Set<string>();
   const written: string[] = [];
   for (const r of results) {
@@ -163,6 +164,8 @@ export function registerClassify(program: Command): void {
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o: ClassifyCommandOptions) => {
       const started = performance.now();
+      // A bad --svg is found before the (possibly long) classification, not after it.
+      if (o.svg) ensureDir(o.svg);
       const run = await classifyCorpus({
         paths,
         timeoutS: o.timeout,

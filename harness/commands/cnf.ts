@@ -7,6 +7,7 @@ import type { Puzzle } from '../../corpus/model.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
 import { decodeGrid, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encode.js';
 import { parseSolverOutput } from '../../solvers/sat/solver-output.js';
+import { ensureParentDir } from '../output-path.js';
 import { readInput } from '../read-input.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
@@ -81,7 +82,10 @@ export function registerCnf(program: Command): void {
         return;
       }
       const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf) });
-      if (opts.out) writeFileSync(opts.out, text);
+      if (opts.out) {
+        ensureParentDir(opts.out);
+        writeFileSync(opts.out, text);
+      }
       else process.stdout.write(text);
     });
 }

@@ -1,23 +1,29 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../compare.js';
 import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../compare-format.js';
 import { nonNegativeNumber } from './options.js';
 
+/** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
 /** A percentage option ("10" or "10%") as a fraction. */
 export function percent(name: string) {
   return (value: string): number => {
-    const n = Number(value.replace(/%$/, ''));
-    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a percentage ≥ 0, e.g. 10`);
-    return n / 100;
+    const digits = value.replace(/%$/, '');
+    if (!DECIMAL.test(digits)) throw new InvalidArgumentError(`${name} must be a percentage ≥ 0, e.g. 10`);
+    return Number(digits) / 100;
   };
 }
 
+/** "0.95" (a fraction in (0, 1)) or "95%" (a percentage in (0, 100)); a bare 95 is refused as ambiguous. */
 export function confidenceLevel(value: string): number {
-  const n = Number(value.replace(/%$/, ''));
-  const fraction = n > 1 ? n / 100 : n;
-  if (!Number.isFinite(fraction) || fraction <= 0 || fraction >= 1)
-    throw new InvalidArgumentError('--confidence must be between 0 and 1 (or 0% and 100%), e.g. 0.95');
+  const pct = value.endsWith('%');
+  const digits = pct ? value.slice(0, -1) : value;
+  const fraction = DECIMAL.test(digits) ? Number(digits) / (pct ? 100 : 1) : NaN;
+  if (!(fraction > 0 && fraction < 1))
+    throw new InvalidArgumentError(`--confidence must be a fraction between 0 and 1 or a percentage between 0% and 100%, e.g. 0.95 or 95%; got "${value}"`);
   return fraction;
 }
 
@@ -30,7 +36,7 @@ export function addCompareOptions(command: Command): Command {
         .default(DEFAULT_COMPARE_OPTIONS.threshold, '10'),
     )
     .addOption(
-      new Option('--confidence <level>', 'confidence level of the intervals').argParser(confidenceLevel).default(DEFAULT_COMPARE_OPTIONS.confidence, '0.95'),
+      new Option('--confidence <level>', 'confidence level of the intervals: a fraction (0.95) or a percentage (95%)').argParser(confidenceLevel).default(DEFAULT_COMPARE_OPTIONS.confidence, '0.95'),
     )
     .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides: below it timer and scheduler noise dominate', nonNegativeNumber('--min-time'), DEFAULT_COMPARE_OPTIONS.minTimeMs)
     .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
@@ -50,8 +56,10 @@ export function compareOptionsOf(o: {
 }
 
 export function emit(text: string, out: string | undefined): void {
-  if (out) writeFileSync(out, text);
-  else process.stdout.write(text);
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true }); // like run's --out: a new reports folder is made
+    writeFileSync(out, text);
+  } else process.stdout.write(text);
 }
 
 export function registerCompare(program: Command): void {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpus/formats/index.js';
 import { loadPuzzles } from '../../corpus/load.js';
 import type { LoadOptions } from '../../corpus/validate.js';
+import { ensureParentDir } from '../output-path.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
 interface ConvertOptions {
@@ -17,8 +18,8 @@ export function registerConvert(program: Command): void {
     .command('convert')
     .description('convert puzzles between formats: reads .non/.nonpack, webpbn .xml, .json and tournament .txt; writes .non or .json')
     .argument('<in>', 'a puzzle file, FILE#N (one member of a bundle) or a directory')
-    .argument('<out>', 'the output file (.non, .nonpack or .json), or - for standard output')
-    .option('--format <format>', "output format, non or json (default: from OUT's extension)")
+    .argument('<out>', 'the output file (.non, .nonpack or .json), or - for standard output (.non text unless --format json)')
+    .option('--format <format>', "output format, non or json (default: from OUT's extension; non for -)")
     .addOption(maxSizeOption())
     .option('--solutions <file>', 'tournament format: the solutions file to attach as goals')
     .action((input: string, out: string, opts: ConvertOptions) => {
@@ -26,7 +27,7 @@ export function registerConvert(program: Command): void {
       if (opts.format !== undefined) {
         if (opts.format !== 'non' && opts.format !== 'json') throw new Error(`--format must be non or json, got "${opts.format}"`);
         format = opts.format;
-      } else format = out === '-' ? undefined : writableFormatOf(out);
+      } else format = out === '-' ? 'non' : writableFormatOf(out); // standard output has no extension: .non text
       if (!format) throw new Error(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
       const load: LoadOptions = loadOptionsOf(opts);
       if (opts.solutions !== undefined) load.solutions = opts.solutions;
@@ -34,6 +35,7 @@ export function registerConvert(program: Command): void {
       const text = writePuzzles(puzzles, format);
       if (out === '-') process.stdout.write(text);
       else {
+        ensureParentDir(out);
         writeFileSync(out, text);
         process.stdout.write(`wrote ${puzzles.length} puzzle${puzzles.length === 1 ? '' : 's'} to ${out}\n`);
       }

@@ -1,15 +1,38 @@
-import type { Command } from 'commander';
-import { writeSeries } from '../../corpus/generate.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { MAX_SERIES_COUNT, writeSeriesFiles } from '../../corpus/generate.js';
 import { isValidSeed, MAX_SEED } from '../../corpus/random.js';
-import { positiveIntegerOption } from './options.js';
+import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
+import { ensureDir } from '../output-path.js';
 
 interface GenerateOptions {
-  width: string;
-  height?: string;
-  density: string;
-  count: string;
-  seed: string;
+  width: number;
+  height?: number;
+  density: number;
+  count: number;
+  seed: number;
   out: string;
+}
+
+/** A whole number from 1 to `max`; commander adds the option and the help hint to the message. */
+const wholeUpTo = (name: string, max: number, why: string) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}${why}`);
+  return n;
+};
+
+// Larger puzzles would be refused by every command that loads them (their --max-size defaults to this).
+const sizeOption = (name: string) => wholeUpTo(name, DEFAULT_MAX_SIZE, ', the largest size the loader accepts by default');
+
+function densityOption(value: string): number {
+  const d = Number(value);
+  if (value.trim() === '' || !(d >= 0 && d <= 1)) throw new InvalidArgumentError('--density must be a number from 0 to 1');
+  return d;
+}
+
+function seedOption(value: string): number {
+  const s = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !isValidSeed(s)) throw new InvalidArgumentError(`--seed must be a whole number from 0 to ${MAX_SEED}`);
+  return s;
 }
 
 /**
@@ -20,23 +43,18 @@ export function registerGenerate(program: Command): void {
   program
     .command('generate')
     .description('write random puzzles (each cell black with probability --density) as .non files with their goal')
-    .option('--width <w>', 'width of each puzzle', '20')
-    .option('--height <h>', 'height of each puzzle (default: the width)')
-    .option('--density <d>', 'probability of a black cell, 0 to 1', '0.5')
-    .option('--count <n>', 'number of puzzles', '1')
-    .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, '1')
+    .option('--width <w>', `width of each puzzle, 1 to ${DEFAULT_MAX_SIZE}`, sizeOption('--width'), 20)
+    .option('--height <h>', `height of each puzzle, 1 to ${DEFAULT_MAX_SIZE} (default: the width)`, sizeOption('--height'))
+    .option('--density <d>', 'probability of a black cell, 0 to 1', densityOption, 0.5)
+    .option('--count <n>', `number of puzzles, 1 to ${MAX_SERIES_COUNT}`, wholeUpTo('--count', MAX_SERIES_COUNT, ''), 1)
+    .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, seedOption, 1)
     .requiredOption('--out <dir>', 'output directory (created if needed); files are named 001.non, 002.non, …')
     .action((opts: GenerateOptions) => {
-      const width = positiveIntegerOption('--width', opts.width);
-      const height = opts.height === undefined ? width : positiveIntegerOption('--height', opts.height);
-      const count = positiveIntegerOption('--count', opts.count);
-      const density = Number(opts.density);
-      if (opts.density.trim() === '' || !(density >= 0 && density <= 1))
-        throw new Error(`--density must be a number from 0 to 1, got "${opts.density}"`);
-      const seed = Number(opts.seed);
-      if (!/^\d+$/.test(opts.seed.trim()) || !isValidSeed(seed))
-        throw new Error(`--seed must be an integer from 0 to ${MAX_SEED}, got "${opts.seed}"`);
-      const paths = writeSeries({ width, height, density, count, seed }, opts.out);
-      process.stdout.write(`wrote ${paths.length} puzzle${paths.length === 1 ? '' : 's'} to ${opts.out}\n`);
+      const { width, density, count, seed } = opts;
+      ensureDir(opts.out);
+      // Each file is written as it is made: memory stays flat however long the series.
+      let written = 0;
+      for (const _ of writeSeriesFiles({ width, height: opts.height ?? width, density, count, seed }, opts.out)) written++;
+      process.stdout.write(`wrote ${written} puzzle${written === 1 ? '' : 's'} to ${opts.out}\n`);
     });
 }

@@ -39,12 +39,6 @@ export function collectParam(
   return { ...previous, [key]: parsed };
 }
 
-/** A strictly positive integer option, or an error naming the option (for options read after parsing). */
-export function positiveIntegerOption(name: string, value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return Number(value);
-}
-
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */
 export const maxSizeOption = () =>
   new Option('--max-size <n>', `largest accepted width or height (default ${DEFAULT_MAX_SIZE})`).argParser(positiveInt('--max-size'));

@@ -1,0 +1,25 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
+function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      return { path: p, isDir: statSync(p).isDirectory() };
+    } catch {}
+    if (dirname(p) === p) return undefined;
+  }
+}
+
+/**
+ * Makes sure `dir` is a directory, creating it and its parents. A file in the way gives one line
+ * naming it (mkdir's own EEXIST/ENOTDIR messages name neither the option nor the real culprit).
+ */
+export function ensureDir(dir: string): void {
+  const found = nearestExisting(dir);
+  if (found && !found.isDir) throw new Error(`${found.path}: exists and is not a directory`);
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Creates the directory an output file goes into, as `run` and `merge` do. */
+export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
