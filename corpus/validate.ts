@@ -138,7 +138,11 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
       if (/^\d+$/.test(it.text)) {
         const n = Number(it.text);
         // `0` alone is the empty line; a 0 among other blocks is most likely a typo (`3 0 2` for `3 10 2`).
-        if (n > 0) clue.push(n);
+        if (n > Number.MAX_SAFE_INTEGER) {
+          // Past 2^53 the number would be printed rounded, as 1e+20: quote it as written instead.
+          p.at(it.line, `${where}: clue ${clip(it.text)} is too large`);
+          ok = false;
+        } else if (n > 0) clue.push(n);
         else if (cl.items.length > 1) {
           // Once per clue: the message quotes the whole clue, so a second 0 would repeat it word for word.
           if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(cl.items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);

@@ -213,6 +213,11 @@ describe('messages', () => {
     ]);
   });
 
+  it('quote a clue number too large to print exactly as written', () => {
+    const huge = file('huge-clue.non', 'width 5\nheight 1\nrows\n99999999999999999999\ncolumns\n1\n1\n1\n1\n1\n');
+    expect(load(huge).problems).toEqual([[huge, 4, 'row 1: clue 99999999999999999999 is too large']]);
+  });
+
   it('say once that a clue has zeros among its blocks, however many it has', () => {
     const zeros = file('zeros.non', 'width 5\nheight 1\nrows\n3,0,0\ncolumns\n1\n1\n1\n0\n0\n');
     expect(load(zeros).problems).toEqual([[zeros, 4, 'row 1: a 0 inside the clue "3,0,0" (0 stands alone, for an empty line)']]);
