@@ -61,6 +61,9 @@ function readHead(path: string): string {
   }
 }
 
+/** Plain code-unit order, the same on every machine (localeCompare is not). */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The puzzle files under a directory, recursively, sorted by their path (plain code-unit order). Each real
  * directory is read once, so symbolic-link cycles end; only regular files are taken (a pipe named `x.non`
@@ -76,7 +79,7 @@ export function listPuzzleFiles(dir: string, problems?: PuzzleError[]): string[]
       if (visited.has(real)) return;
       visited.add(real);
       // Sorted, so which of two links to one directory is walked does not depend on the file system.
-      entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnits(a.name, b.name));
     } catch (err) {
       problems?.push(new PuzzleError(displayPath(d), 0, `cannot read the directory (${unreadableReason(err)})`));
       return;
@@ -98,7 +101,7 @@ export function listPuzzleFiles(dir: string, problems?: PuzzleError[]): string[]
   };
   walk(dir);
   const key = (p: string) => relative(dir, p).split(sep).join('/');
-  return found.map((p) => ({ p, k: key(p) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((e) => e.p);
+  return found.map((p) => ({ p, k: key(p) })).sort((a, b) => byCodeUnits(a.k, b.k)).map((e) => e.p);
 }
 
 /**

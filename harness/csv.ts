@@ -2,6 +2,8 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, tr
 import { dirname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { PuzzleError } from '../corpus/errors.js';
+import { readInput } from './read-input.js';
 
 /** The columns of a run CSV, in order. Every one is documented in the README. */
 export const RUN_COLUMNS = [
@@ -109,6 +111,20 @@ export interface ParsedCsv {
  */
 export function readCsv(path: string): ParsedCsv {
   return parseCsv(readFileSync(path, 'utf8'));
+}
+
+/**
+ * A CSV file given on the command line, or one line naming it: `FILE:0: cannot read the file (…)`,
+ * or `FILE:LINE: <context>not a CSV (…)` at the line where parsing stopped.
+ */
+export function readCsvInput(path: string, context = ''): ParsedCsv {
+  const text = readInput(path);
+  try {
+    return parseCsv(text);
+  } catch (err) {
+    const e = err as { lines?: number; message?: string };
+    throw new PuzzleError(path, e.lines ?? 0, `${context}not a CSV (${String(e.message).split('\n')[0]})`);
+  }
 }
 
 /** How many lines a torn quoted record may span before the file is judged broken, not torn. */

@@ -1,6 +1,5 @@
 import { PuzzleError } from '../corpus/errors.js';
-import { parseCsv, writeCsv, type CsvRecord } from './csv.js';
-import { readInput } from './read-input.js';
+import { readCsvInput, writeCsv, type CsvRecord, type ParsedCsv } from './csv.js';
 import { taskKey } from './tasks.js';
 
 export interface MergeResult {
@@ -8,28 +7,21 @@ export interface MergeResult {
   duplicates: number;
 }
 
-/**
- * Merges run CSVs (for example the shards of one run) into one, ordered by task index. A task
- * recorded in several inputs is kept once, from the first input that has it.
- */
 /** The columns merging needs: a task's identity and its place in the run. */
 const KEY_COLUMNS = ['task', 'puzzle_id', 'puzzle_path', 'strategy', 'rep'];
 
 /** A run CSV to merge, or a one-line error naming the file. */
-function readRunCsv(path: string): ReturnType<typeof parseCsv> {
-  let csv: ReturnType<typeof parseCsv>;
-  try {
-    csv = parseCsv(readInput(path));
-  } catch (err) {
-    if (err instanceof PuzzleError) throw err;
-    const e = err as { lines?: number; message?: string };
-    throw new PuzzleError(path, e.lines ?? 0, `not a CSV (${String(e.message).split('\n')[0]})`);
-  }
+function readRunCsv(path: string): ParsedCsv {
+  const csv = readCsvInput(path);
   const missing = KEY_COLUMNS.filter((c) => !csv.columns.includes(c));
   if (missing.length > 0) throw new PuzzleError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
   return csv;
 }
 
+/**
+ * Merges run CSVs (for example the shards of one run) into one, ordered by task index. A task
+ * recorded in several inputs is kept once, from the first input that has it.
+ */
 export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   let columns: string[] | undefined;
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { PuzzleError } from '../corpus/errors.js';
@@ -6,12 +6,11 @@ import { loadCorpus } from '../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy } from '../solvers/registry.js';
-import { CsvAppender, parseCsv, RUN_COLUMNS } from './csv.js';
+import { CsvAppender, readCsvInput, RUN_COLUMNS } from './csv.js';
 import { runEnvironment } from './environment.js';
 import { judge } from './outcome.js';
 import { SolverPool, type TaskOutcome } from './pool.js';
 import { createProgress } from './progress.js';
-import { readInput } from './read-input.js';
 import { RunSummary } from './summary.js';
 import { buildTasks, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
 
@@ -71,16 +70,8 @@ async function resolveStrategies(specs: string[]): Promise<StrategyRef[]> {
  * appended to it would sit under a foreign header.
  */
 function recordedTasks(path: string): Set<string> {
-  if (!existsSync(path)) return new Set();
-  const text = readInput(path);
-  if (text === '') return new Set();
-  let parsed: ReturnType<typeof parseCsv>;
-  try {
-    parsed = parseCsv(text);
-  } catch (err) {
-    const e = err as { lines?: number; message?: string };
-    throw new PuzzleError(path, e.lines ?? 0, `cannot resume: not a CSV (${String(e.message).split('\n')[0]})`);
-  }
+  if (!existsSync(path) || statSync(path).size === 0) return new Set();
+  const parsed = readCsvInput(path, 'cannot resume: ');
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
     throw new PuzzleError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
   return new Set(parsed.records.map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));

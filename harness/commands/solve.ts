@@ -5,7 +5,7 @@ import { loadPuzzle } from '../../corpus/load.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../corpus/render.js';
 import { loadStrategy } from '../../solvers/registry.js';
-import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
+import { solveOptions, type SolveResult } from '../../solvers/types.js';
 import { checkAnswer, malformed } from '../outcome.js';
 import { hardLimitMs, SolverPool } from '../pool.js';
 import { DEFAULT_MEMORY_MB } from '../run.js';
@@ -89,11 +89,6 @@ export function registerSolve(program: Command): void {
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const strategy = await loadStrategy(opts.strategy);
-      const options = solveOptions({
-        maxSolutions: opts.maxSolutions,
-        shouldStop: deadlineAfter(opts.timeout > 0 ? opts.timeout * 1000 : Infinity),
-        ...(opts.param ? { params: opts.param } : {}),
-      });
       let result: SolveResult;
       let timeMs: number;
       if (opts.timeout > 0) {
@@ -102,6 +97,8 @@ export function registerSolve(program: Command): void {
         result = solved.result;
         timeMs = solved.timeMs;
       } else {
+        // No limit: in this thread.
+        const options = solveOptions({ maxSolutions: opts.maxSolutions, ...(opts.param ? { params: opts.param } : {}) });
         const started = performance.now();
         try {
           result = strategy.solve(withoutGoal(puzzle), options);
