@@ -139,9 +139,24 @@ interface FileResult {
 /** Most problems reported for one file: a badly damaged file must not flood the output. */
 export const MAX_FILE_PROBLEMS = 10;
 
+/**
+ * The puzzles already loaded, by real path and member number: a file reached twice (named twice, through
+ * a link, or both by itself and inside a named folder) is loaded once, where it is first met.
+ */
+type LoadedSet = Set<string>;
+
+function realPathOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
 /** Loads one file (or one member of it); problems are returned, never thrown. */
-function loadFile(file: string, member: number | undefined, options: LoadOptions): FileResult {
+function loadFile(file: string, member: number | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const shown = displayPath(file);
+  const real = realPathOf(file);
   const errors: PuzzleError[] = [];
   const puzzles: Puzzle[] = [];
   const collect = (err: unknown) => {
@@ -174,6 +189,9 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
     }
     raws.forEach((raw, k) => {
       if (member !== undefined && k !== member - 1) return;
+      const key = `${real}#${k + 1}`;
+      if (loaded.has(key)) return;
+      loaded.add(key);
       try {
         const puzzle = buildPuzzle(raw, options);
         puzzle.meta.source = many ? `${shown}#${k + 1}` : shown;
@@ -209,7 +227,7 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): PuzzleEr
 }
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
-function loadPath(path: string, options: LoadOptions): FileResult {
+function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const { file, member } = splitMemberPath(path);
   let isDirectory = false;
   try {
@@ -217,13 +235,13 @@ function loadPath(path: string, options: LoadOptions): FileResult {
   } catch {
     // Missing paths are reported by loadFile as unreadable.
   }
-  if (!isDirectory) return loadFile(file, member, options);
+  if (!isDirectory) return loadFile(file, member, options, loaded);
   const result: FileResult = { puzzles: [], errors: [] };
   const files = listPuzzleFiles(file, result.errors);
   if (files.length === 0 && result.errors.length === 0)
     return { puzzles: [], errors: [new PuzzleError(displayPath(file), 0, 'no puzzle files in this directory')] };
   for (const f of files) {
-    const r = loadFile(f, undefined, options);
+    const r = loadFile(f, undefined, options, loaded);
     result.puzzles.push(...r.puzzles);
     result.errors.push(...r.errors);
   }
@@ -255,14 +273,15 @@ export function loadPuzzle(path: string, options: LoadOptions = {}): Puzzle {
 }
 
 /**
- * The puzzles of several paths, in order. Never throws for bad input: each bad file's (or bad bundle
- * member's) problems are collected in `errors` and loading goes on with the rest.
+ * The puzzles of several paths, in order, each puzzle once (see LoadedSet). Never throws for bad input:
+ * each bad file's (or bad bundle member's) problems are collected in `errors` and loading goes on with the rest.
  */
 export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzles: Puzzle[]; errors: PuzzleError[] } {
   const puzzles: Puzzle[] = [];
   const errors: PuzzleError[] = [];
+  const loaded: LoadedSet = new Set();
   for (const path of paths) {
-    const r = loadPath(path, options);
+    const r = loadPath(path, options, loaded);
     puzzles.push(...r.puzzles);
     errors.push(...r.errors);
   }

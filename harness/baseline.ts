@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { DEFAULT_MAX_SIZE } from '../corpus/validate.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { PACKAGE_ROOT, REPORTS_DIR } from '../corpus/paths.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../solvers/registry.js';
@@ -23,6 +24,8 @@ export interface BaselineConfig {
   warmup?: number;
   memoryMb?: number;
   params?: Record<string, number | boolean | string>;
+  /** The largest width or height among the rows (columns width, height); undefined when absent. */
+  largestSide?: number;
 }
 
 /** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
@@ -74,6 +77,8 @@ export function baselineConfig(csv: RunCsv): BaselineConfig {
   if (warmup !== undefined) config.warmup = warmup;
   if (memoryMb !== undefined) config.memoryMb = memoryMb;
   if (params !== undefined) config.params = params;
+  const sides = csv.records.flatMap((r) => [Number(r.width), Number(r.height)]).filter((n) => Number.isInteger(n) && n > 0);
+  if (sides.length > 0) config.largestSide = Math.max(...sides);
   return config;
 }
 
@@ -106,7 +111,7 @@ export interface BenchCheckOptions {
   workers?: number;
   warmup?: number;
   memoryMb?: number;
-  /** Largest accepted puzzle width or height (the loader's default when absent). */
+  /** Largest accepted puzzle width or height; by default the loader's, raised to the baseline's largest puzzle. */
   maxSize?: number;
   quiet: boolean;
   compare: CompareOptions;
@@ -176,7 +181,7 @@ async function rerunAndCompare(
     maxSolutions: config.maxSolutions,
     out: options.out,
     quiet: options.quiet,
-    ...(options.maxSize !== undefined ? { maxSize: options.maxSize } : {}),
+    maxSize: options.maxSize ?? Math.max(DEFAULT_MAX_SIZE, config.largestSide ?? 0),
     ...(options.params ?? config.params ? { params: options.params ?? config.params } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { readCsv, type CsvRecord } from './csv.js';
+import { PuzzleError } from '../corpus/errors.js';
+import { readCsvInput, type CsvRecord } from './csv.js';
 import { ROW_STATUSES, type RowStatus } from './outcome.js';
 import { estimateRatio, geometricMean, median, type RatioEstimate } from './stats.js';
 
@@ -45,27 +45,20 @@ export interface RunCsv {
   lines?: number[];
 }
 
-/** Reads a run CSV, throwing a one-line Error naming the file when it is not one. */
+/**
+ * Reads a run CSV, throwing one line naming the file (and the line) when it is not one, in the
+ * loader's style: `FILE:0: cannot read the file (…)`, `FILE:1: not a run CSV (no … columns)`.
+ */
 export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLUMNS): RunCsv {
-  if (!existsSync(file)) throw new Error(`${file}: no such file`);
-  if (!statSync(file).isFile()) throw new Error(`${file}: not a file`);
-  let parsed: ReturnType<typeof readCsv>;
-  try {
-    parsed = readCsv(file);
-  } catch (err) {
-    throw new Error(`${file}: not a CSV: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-  }
-  const { columns, records, lines } = parsed;
-  if (columns.length === 0) throw new Error(`${file}: empty file, not a run CSV`);
+  const { columns, records, lines } = readCsvInput(file);
+  if (columns.length === 0) throw new PuzzleError(file, 0, 'not a run CSV (empty file)');
   const missing = needed.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new Error(`${file}: not a run CSV: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (missing.length > 0) throw new PuzzleError(file, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
   records.forEach((r, i) => {
-    const where = `${file}:${lines[i]}`;
-    if (!ROW_STATUSES.includes(r.status as RowStatus)) throw new Error(`${where}: unknown status "${r.status}"`);
-    for (const c of TIME_COLUMNS)
-      if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw new Error(`${where}: ${c} "${r[c]}" is not a valid time`);
-    for (const c of COUNTERS)
-      if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw new Error(`${where}: ${c} "${r[c]}" is not a valid count`);
+    const fail = (message: string) => new PuzzleError(file, lines[i]!, message);
+    if (!ROW_STATUSES.includes(r.status as RowStatus)) throw fail(`unknown status "${r.status}"`);
+    for (const c of TIME_COLUMNS) if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid time`);
+    for (const c of COUNTERS) if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid count`);
   });
   return { file, columns, records, lines };
 }

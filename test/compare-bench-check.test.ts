@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../harness/baseline.js';
 import { PACKAGE_ROOT } from '../corpus/paths.js';
 import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../harness/compare.js';
+import { runCorpus } from '../harness/run.js';
 import { CLI, FAST, measure, PUZZLES, quietLog, SLOW, SLOWER, tmp } from './helpers/slow-runs.js';
 
 
@@ -26,7 +27,38 @@ describe('bench-check', () => {
       warmup: 0,
       memoryMb: 256,
       params: { waitMs: FAST },
+      largestSide: 5,
     });
+  });
+
+  it('loads every puzzle the baseline measured, even above the default --max-size', async () => {
+    const dir = tmp();
+    const wide = join(dir, 'wide.non');
+    writeFileSync(wide, `width 201\nheight 1\n\nrows\n201\n\ncolumns\n${'1\n'.repeat(201)}`);
+    const recorded = await runCorpus({
+      paths: [wide],
+      strategies: ['overlap'],
+      repeat: 1,
+      warmup: 0,
+      timeoutS: 10,
+      memoryMb: 256,
+      workers: 1,
+      maxSolutions: 2,
+      maxSize: 201,
+      out: join(dir, 'wide-baseline.csv'),
+      quiet: true,
+      log: quietLog(),
+    });
+    expect(recorded.tasksRun).toBe(1);
+    const rerun = await benchCheck({
+      baseline: recorded.out,
+      out: join(dir, 'wide-rerun.csv'),
+      plugins: [],
+      quiet: true,
+      compare: DEFAULT_COMPARE_OPTIONS,
+      log: quietLog(),
+    });
+    expect([rerun.run.loadErrors, rerun.run.tasksRun, rerun.exitCode]).toEqual([0, 1, 0]);
   });
 
   it('needs the module of a strategy that is not built in', async () => {

@@ -250,10 +250,10 @@ describe('output formats', () => {
 describe('bad input', () => {
   it('names the file when it is missing, has no header or lacks columns', () => {
     const dir = tmp();
-    expect(() => loadRunCsv(join(dir, 'none.csv'))).toThrow(/none\.csv: no such file$/);
+    expect(() => loadRunCsv(join(dir, 'none.csv'))).toThrow(/none\.csv:0: cannot read the file \(no such file or directory\)$/);
     writeFileSync(join(dir, 'empty.csv'), '');
-    expect(() => loadRunCsv(join(dir, 'empty.csv'))).toThrow(/empty\.csv: empty file/);
-    expect(() => loadRunCsv(`${FIX}/no-path.csv`)).toThrow('no-path.csv: not a run CSV: missing columns puzzle_path, verified, dead_ends, decisions, line_solves');
+    expect(() => loadRunCsv(join(dir, 'empty.csv'))).toThrow(/empty\.csv:0: not a run CSV \(empty file\)$/);
+    expect(() => loadRunCsv(`${FIX}/no-path.csv`)).toThrow('no-path.csv:1: not a run CSV (no puzzle_path, verified, dead_ends, decisions, line_solves columns)');
   });
 
   it('rejects an unknown status or a time that is not a number, with its row', () => {
@@ -281,11 +281,11 @@ describe('compare CLI', () => {
   it('exits 2 with one line naming the file for bad input', () => {
     const missing = cli(`${FIX}/base.csv`, `${FIX}/absent.csv`);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toBe(`nonobench: ${FIX}/absent.csv: no such file\n`);
+    expect(missing.stderr).toBe(`${FIX}/absent.csv:0: cannot read the file (no such file or directory)\n`);
     const columns = cli(`${FIX}/no-path.csv`, `${FIX}/base.csv`);
     expect(columns.status).toBe(2);
     expect(columns.stderr.trim().split('\n')).toHaveLength(1);
-    expect(columns.stderr).toContain(`${FIX}/no-path.csv: not a run CSV`);
+    expect(columns.stderr).toContain(`${FIX}/no-path.csv:1: not a run CSV (no puzzle_path`);
   });
 
   it('writes --format json to --out and applies --threshold', () => {

@@ -142,6 +142,18 @@ describe('folder walks', () => {
     expect(load(join(root, 'self'), join(root, 'up')).puzzles).toHaveLength(3);
   });
 
+  it('load a file reached twice (named twice, through a link, inside a named folder) once, where first met', () => {
+    const root = newDir();
+    writeFileSync(join(root, 'a.non'), CROSS);
+    symlinkSync('a.non', join(root, 'b.non'));
+    const tournament = join(root, 'set.txt');
+    writeFileSync(tournament, '$1\n1\n0\n1\n0\n$2\n1\n1\n1\n1\n');
+    const sources = (...paths: string[]) => load(...paths).puzzles.map((p) => p.meta.source);
+    expect(sources(root)).toEqual([join(root, 'a.non'), `${tournament}#1`, `${tournament}#2`].map(displayPath));
+    expect(sources(join(root, 'b.non'), root)).toEqual([join(root, 'b.non'), `${tournament}#1`, `${tournament}#2`].map(displayPath));
+    expect(sources(`${tournament}#2`, tournament, `${tournament}#2`)).toEqual([`${tournament}#2`, `${tournament}#1`].map(displayPath));
+  });
+
   it('skip a pipe found in a folder without blocking, and read one given by name', async () => {
     const dir = newDir();
     writeFileSync(join(dir, 'good.non'), CROSS);

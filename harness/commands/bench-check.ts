@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
+import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../baseline.js';
 import { formatComparison, type CompareFormat } from '../compare-format.js';
 import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
@@ -23,7 +24,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
       .option('--warmup <n>', 'unmeasured solves before each measured one (default: as the baseline recorded)', nonNegativeInt('--warmup'))
       .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', positiveInt('--memory'))
-      .addOption(maxSizeOption())
+      .addOption(maxSizeOption(`${DEFAULT_MAX_SIZE}, or the baseline's largest puzzle when larger`))
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
     const check = await benchCheck({

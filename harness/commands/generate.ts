@@ -1,8 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_SERIES_COUNT, writeSeriesFiles } from '../../corpus/generate.js';
-import { isValidSeed, MAX_SEED } from '../../corpus/random.js';
+import { MAX_SEED } from '../../corpus/random.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import { ensureDir } from '../output-path.js';
+import { wholeNumber } from './options.js';
 
 interface GenerateOptions {
   width: number;
@@ -13,26 +14,13 @@ interface GenerateOptions {
   out: string;
 }
 
-/** A whole number from 1 to `max`; commander adds the option and the help hint to the message. */
-const wholeUpTo = (name: string, max: number, why: string) => (value: string): number => {
-  const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}${why}`);
-  return n;
-};
-
 // Larger puzzles would be refused by every command that loads them (their --max-size defaults to this).
-const sizeOption = (name: string) => wholeUpTo(name, DEFAULT_MAX_SIZE, ', the largest size the loader accepts by default');
+const sizeOption = (name: string) => wholeNumber(name, 1, DEFAULT_MAX_SIZE, ', the largest size the loader accepts by default');
 
 function densityOption(value: string): number {
   const d = Number(value);
   if (value.trim() === '' || !(d >= 0 && d <= 1)) throw new InvalidArgumentError('--density must be a number from 0 to 1');
   return d;
-}
-
-function seedOption(value: string): number {
-  const s = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !isValidSeed(s)) throw new InvalidArgumentError(`--seed must be a whole number from 0 to ${MAX_SEED}`);
-  return s;
 }
 
 /**
@@ -46,8 +34,8 @@ export function registerGenerate(program: Command): void {
     .option('--width <w>', `width of each puzzle, 1 to ${DEFAULT_MAX_SIZE}`, sizeOption('--width'), 20)
     .option('--height <h>', `height of each puzzle, 1 to ${DEFAULT_MAX_SIZE} (default: the width)`, sizeOption('--height'))
     .option('--density <d>', 'probability of a black cell, 0 to 1', densityOption, 0.5)
-    .option('--count <n>', `number of puzzles, 1 to ${MAX_SERIES_COUNT}`, wholeUpTo('--count', MAX_SERIES_COUNT, ''), 1)
-    .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, seedOption, 1)
+    .option('--count <n>', `number of puzzles, 1 to ${MAX_SERIES_COUNT}`, wholeNumber('--count', 1, MAX_SERIES_COUNT), 1)
+    .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, wholeNumber('--seed', 0, MAX_SEED), 1)
     .requiredOption('--out <dir>', 'output directory (created if needed); files are named 001.non, 002.non, …')
     .action((opts: GenerateOptions) => {
       const { width, density, count, seed } = opts;

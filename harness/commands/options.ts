@@ -1,22 +1,20 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 
-/** commander argument parsers that reject bad values with a one-line message. */
-export function positiveInt(name: string) {
+/** commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint). */
+
+/** A whole number written in decimal digits, from `min` to `max`; `why` ends the message. */
+export function wholeNumber(name: string, min: number, max = Infinity, why = '') {
+  const range = max === Infinity ? `≥ ${min}` : `from ${min} to ${max}`;
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
+    if (!/^\s*\d+\s*$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number ${range}${why}`);
     return n;
   };
 }
 
-export function nonNegativeInt(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0`);
-    return n;
-  };
-}
+export const positiveInt = (name: string) => wholeNumber(name, 1);
+export const nonNegativeInt = (name: string) => wholeNumber(name, 0);
 
 export function nonNegativeNumber(name: string) {
   return (value: string): number => {
@@ -40,8 +38,8 @@ export function collectParam(
 }
 
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */
-export const maxSizeOption = () =>
-  new Option('--max-size <n>', `largest accepted width or height (default ${DEFAULT_MAX_SIZE})`).argParser(positiveInt('--max-size'));
+export const maxSizeOption = (defaultText = String(DEFAULT_MAX_SIZE)) =>
+  new Option('--max-size <n>', `largest accepted width or height (default ${defaultText})`).argParser(positiveInt('--max-size'));
 
 /** The loader options a command's `--max-size` gives. */
 export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSize !== undefined ? { maxSize: o.maxSize } : {});
