@@ -1,7 +1,5 @@
 import { createRng, type Rng } from '../corpus/random.js';
 import { EMPTY, FILLED, UNKNOWN } from '../corpus/model.js';
-import { ExactLineSolver } from '../solvers/line/exact.js';
-import type { LineSolver } from '../solvers/line/line-solver.js';
 
 export interface LineCase {
   clue: Int32Array;
@@ -34,32 +32,61 @@ export function randomLineCases(rng: Rng, count: number, length: number, blocks:
   return cases;
 }
 
-/** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
-export function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {
-  const scratch = new Uint8Array(cases[0]!.state.length);
-  let i = 0;
-  return () => {
-    const c = cases[i++ % cases.length]!;
-    scratch.set(c.state);
-    solver.solve(c.clue, scratch, scratch.length);
-  };
+/**
+ * The gauge's own work: the number of placements of a clue that agree with a partly known line, by
+ * dynamic programming over (block, first cell). Kept here, apart from solvers/, and never tuned: a
+ * gauge that ran solver code would slow down with a slower solver, and compare would then scale
+ * away the very regression it must report.
+ */
+export function countPlacements(clue: Int32Array, state: Uint8Array, a: Float64Array, b: Float64Array): number {
+  const n = state.length;
+  // after[i]: ways to place the blocks after the current one in cells i..n-1 (i = n + 1: past the end).
+  let after = a;
+  let here = b;
+  after[n + 1] = after[n] = 1;
+  for (let i = n - 1; i >= 0; i--) after[i] = state[i] === FILLED ? 0 : after[i + 1]!;
+  for (let j = clue.length - 1; j >= 0; j--) {
+    const len = clue[j]!;
+    here[n + 1] = here[n] = 0;
+    let open = 0; // cells from i on that are not known empty
+    for (let i = n - 1; i >= 0; i--) {
+      open = state[i] === EMPTY ? 0 : open + 1;
+      let ways = state[i] === FILLED ? 0 : here[i + 1]!;
+      if (open >= len && (i + len === n || state[i + len] !== FILLED)) ways += after[Math.min(n + 1, i + len + 1)]!;
+      here[i] = ways;
+    }
+    const t = after;
+    after = here;
+    here = t;
+  }
+  return after[0]!;
 }
 
-let calibrationLoop: (() => void) | undefined;
-const CALIBRATION_SOLVES = 4096;
+let calibrationCases: LineCase[] | undefined;
+const CALIBRATION_LINES = 1024;
+const scratchA = new Float64Array(32);
+const scratchB = new Float64Array(32);
+
+function calibrationPass(cases: LineCase[]): number {
+  let total = 0;
+  for (const c of cases) total += countPlacements(c.clue, c.state, scratchA, scratchB);
+  return total;
+}
 
 /**
- * Milliseconds this thread takes for a fixed amount of solver-like work (4096 exact solves of
- * 30-cell lines): a gauge of how fast the machine is running right now. Recorded with every row
- * so that `compare` can discount a run that was slowed as a whole by other load on the machine.
+ * Milliseconds this thread takes for a fixed amount of line work (placement counts of 1024 partly
+ * known 30-cell lines; see countPlacements): a gauge of how fast the machine is running right now.
+ * Recorded with every row so that `compare` can discount a run slowed as a whole by other load.
  */
 export function measureCalibration(): number {
-  if (!calibrationLoop) {
-    calibrationLoop = lineSolveLoop(new ExactLineSolver(), randomLineCases(createRng(2026), CALIBRATION_SOLVES, 30, 5));
-    // The first pass only compiles the code: a cold measurement would gauge the JIT, not the machine.
-    for (let i = 0; i < 2 * CALIBRATION_SOLVES; i++) calibrationLoop();
+  if (!calibrationCases) {
+    calibrationCases = randomLineCases(createRng(2026), CALIBRATION_LINES, 30, 5);
+    // The first passes only compile the code: a cold measurement would gauge the JIT, not the machine.
+    for (let i = 0; i < 2; i++) calibrationPass(calibrationCases);
   }
   const start = performance.now();
-  for (let i = 0; i < CALIBRATION_SOLVES; i++) calibrationLoop();
-  return performance.now() - start;
+  const total = calibrationPass(calibrationCases);
+  const elapsed = performance.now() - start;
+  if (!(total > 0)) throw new Error('calibration: a generated line has no placement'); // keeps the work from being optimised away
+  return elapsed;
 }

@@ -60,7 +60,21 @@ export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLU
     for (const c of TIME_COLUMNS) if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid time`);
     for (const c of COUNTERS) if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid count`);
   });
-  return { file, columns, records, lines };
+  return inTaskOrder({ file, columns, records, lines });
+}
+
+/**
+ * The rows by task number (puzzle by puzzle, strategies in the order the run named them), keeping
+ * file order among equal numbers and putting rows without one last. Rows are written as tasks finish,
+ * in rounds and on several workers, so file order would make pair and strategy order vary by run.
+ */
+function inTaskOrder(csv: RunCsv & { lines: number[] }): RunCsv & { lines: number[] } {
+  const task = (i: number) => {
+    const text = csv.records[i]!.task;
+    return text !== undefined && /^\d+$/.test(text) ? Number(text) : Infinity;
+  };
+  const order = csv.records.map((_, i) => i).sort((a, b) => task(a) - task(b) || a - b);
+  return { ...csv, records: order.map((i) => csv.records[i]!), lines: order.map((i) => csv.lines[i]!) };
 }
 
 /** Times as the harness writes them: plain non-negative decimals (no sign, hex, padding or Infinity). */
@@ -305,16 +319,31 @@ export function describeStatuses(side: SideSummary): string {
   return entries.length === 1 ? entries[0]! : entries.map((s) => `${s}×${side.statuses[s]}`).join(' ');
 }
 
+/** Repetitions on a side from which its slowest is set aside (see withoutSlowest). */
+export const TRIM_FROM_REPS = 5;
+
+/**
+ * A side's times without the slowest once it has TRIM_FROM_REPS or more: an interruption (other
+ * work on the machine, a garbage collection) only ever adds time, and at 5 repetitions a single
+ * such outlier would by itself set the end of the interval, hiding a slowdown of any size.
+ */
+export function withoutSlowest(times: readonly number[]): number[] {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.length >= TRIM_FROM_REPS ? sorted.slice(0, -1) : sorted;
+}
+
 export function judgeTime(base: SideSummary, next: SideSummary, options: CompareOptions): TimeComparison | null {
   if (base.times.length === 0 || next.times.length === 0) return null;
-  const estimate = estimateRatio(base.times, next.times, options.confidence);
+  const baseTimes = withoutSlowest(base.times);
+  const nextTimes = withoutSlowest(next.times);
+  const estimate = estimateRatio(baseTimes, nextTimes, options.confidence);
   const slow = 1 + options.threshold;
   const fast = 1 / slow;
   const hasCi = estimate.low !== null && estimate.high !== null;
   let note = '';
   if (!hasCi) note = '1 rep, no CI';
   else if (estimate.achievedConfidence < options.confidence - 1e-9)
-    note = `${base.times.length}+${next.times.length} reps: range, ${Math.floor(estimate.achievedConfidence * 100)}% CI only`;
+    note = `${baseTimes.length}+${nextTimes.length} reps: range, ${Math.floor(estimate.achievedConfidence * 100)}% CI only`;
   const lowEnd = hasCi ? estimate.low! : estimate.ratio;
   const highEnd = hasCi ? estimate.high! : estimate.ratio;
   let verdict: TimeVerdict = lowEnd > slow ? 'regression' : highEnd < fast ? 'improvement' : 'unchanged';

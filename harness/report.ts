@@ -13,7 +13,8 @@ import { RunSummary } from './summary.js';
 export const REPORT_COLUMNS = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'] as const;
 
 /** Strategies whose counters tell which puzzles cannot be solved by line deductions alone. */
-export const GUESSING_STRATEGIES = ['backtrack', 'probe'];
+/** Search strategies whose decisions tell which puzzles need guessing, the preferred first. */
+export const GUESSING_STRATEGIES = ['probe', 'backtrack'];
 
 /** Longest guessing table written in full. */
 const GUESSING_ROWS = 1000;
@@ -106,19 +107,26 @@ function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string
   return htmlTable(header, body) + note;
 }
 
+/**
+ * The puzzles a search strategy had to guess on (decisions > 0; dead ends alone may be contradictions
+ * found by probing). probe's rows are preferred: it guesses only where line logic and probing stop,
+ * so its list is classify's needs-guessing; backtrack's also holds puzzles that probing would finish.
+ */
 function guessingSection(pairs: Pair[], strategies: string[]): string {
-  const present = GUESSING_STRATEGIES.filter((s) => strategies.includes(s));
-  if (present.length === 0)
+  const used = GUESSING_STRATEGIES.find((s) => strategies.includes(s));
+  if (used === undefined)
     return paragraph('Neither the backtrack nor the probe strategy is in this run, so it does not show which puzzles need guessing.');
   const maxOf = (rows: CsvRecord[], c: string) => Math.max(0, ...rows.map((r) => num(r[c])).filter((v): v is number => v !== null && Number.isFinite(v)));
   const guessing = pairs
-    .filter((p) => present.includes(p.strategy))
+    .filter((p) => p.strategy === used)
     .map((p) => ({ p, deadEnds: maxOf(p.rows, 'dead_ends'), decisions: maxOf(p.rows, 'decisions'), depth: maxOf(p.rows, 'max_depth') }))
-    .filter((g) => g.deadEnds > 0 || g.decisions > 0)
+    .filter((g) => g.decisions > 0)
     .sort((a, b) => b.deadEnds - a.deadEnds || b.decisions - a.decisions || a.p.label.localeCompare(b.p.label));
   const intro = paragraph(
-    `Rows of ${present.join(' and ')} with dead ends or decisions (guesses), most dead ends first; ` +
-      'counters are the largest over the repetitions.',
+    (used === 'probe'
+      ? 'Rows of probe that made decisions (guesses): line logic and contradiction probing did not finish these puzzles. '
+      : 'Rows of backtrack that made decisions (guesses): line logic alone did not finish these puzzles (probing may finish some; run probe or classify to tell). ') +
+      'Most dead ends first; counters are the largest over the repetitions.',
   );
   if (guessing.length === 0) return intro + paragraph('No puzzle needed guessing: every one was solved by deduction alone.');
   const shown = guessing.slice(0, GUESSING_ROWS);

@@ -12,7 +12,7 @@ import { judge } from './outcome.js';
 import { SolverPool, type TaskOutcome } from './pool.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from './summary.js';
-import { buildTasks, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
+import { buildTasks, inRounds, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
 
 export interface RunOptions {
   /** Puzzle paths (files, bundles, FILE#N, directories); the bundled corpus when empty. */
@@ -110,6 +110,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.strategy.name, t.rep)));
     skipped = before - tasks.length;
   }
+  tasks = inRounds(tasks);
 
   const env = runEnvironment();
   const csv = new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined);

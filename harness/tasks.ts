@@ -25,6 +25,16 @@ export function buildTasks(puzzles: Puzzle[], strategies: StrategyRef[], repeat:
   return tasks;
 }
 
+/**
+ * The order tasks run in: in rounds, round r holding repetition r of every puzzle and strategy (in
+ * task order). The repetitions of one pair are then spread over the run, so a passing slowdown of
+ * the machine touches one of them rather than all five: compare's interval treats repetitions as
+ * independent, and back-to-back ones share the machine's moment and move together.
+ */
+export function inRounds(tasks: Task[]): Task[] {
+  return [...tasks].sort((a, b) => a.rep - b.rep || a.index - b.index);
+}
+
 export interface Shard {
   /** 1-based slice number. */
   k: number;

@@ -47,6 +47,13 @@ function rows(statuses: string[], over: Partial<CsvRecord> = {}): CsvRecord[] {
 
 const csvOf = (records: CsvRecord[], file = 'mem.csv'): RunCsv => ({ file, columns: Object.keys(records[0] ?? {}), records });
 
+/** Writes rows as a run CSV with every run column (absent ones empty); returns its path. */
+function writeCsvFile(records: CsvRecord[]): string {
+  const file = join(tmp(), 'rows.csv');
+  writeCsv(file, RUN_COLUMNS, records);
+  return file;
+}
+
 describe('compare on CSV fixtures', () => {
   const result = compareFiles(`${FIX}/base.csv`, `${FIX}/new.csv`);
 
@@ -147,6 +154,26 @@ describe('single repetitions', () => {
     const overlap = compareRuns(times([10, 11, 12]), times([20, 11, 21])).pairs[0]!;
     expect(overlap.time!.ratio).toBeCloseTo(20 / 11, 12);
     expect(overlap.time!.verdict).toBe('unchanged');
+  });
+});
+
+describe('outliers and row order', () => {
+  const times = (ms: number[]) => csvOf(rows(ms.map(() => 'unique')).map((r, i) => ({ ...r, time_ms: String(ms[i]) })));
+
+  it('sets aside the slowest of 5 or more repetitions, so one interruption cannot hide a slowdown', () => {
+    const p = compareRuns(times([10, 10.5, 11, 10.2, 60]), times([30, 31, 30.5, 29.8, 30.2])).pairs[0]!;
+    expect(p.time).toMatchObject({ verdict: 'regression', note: '' });
+    expect(p.time!.low).toBeCloseTo(29.8 / 11, 12); // 4 + 4 kept: the full range of ratios, a 97% interval
+    // Below 5 repetitions every one counts: here the outlier keeps the interval wide.
+    expect(compareRuns(times([10, 10.5, 11, 60]), times([30, 31, 30.5, 29.8])).pairs[0]!.time!.verdict).toBe('unchanged');
+  });
+
+  it('reads rows in task order, whatever order they finished in', () => {
+    const csv = (order: number[]) =>
+      writeCsvFile(order.map((t) => ({ ...rows(['unique'])[0]!, task: String(t), strategy: `s${t % 2}`, puzzle_path: `p${t >> 1}.non`, puzzle_id: `id${t >> 1}` })));
+    const shuffled = loadRunCsv(csv([3, 1, 2, 0]));
+    expect(shuffled.records.map((r) => r.task)).toEqual(['0', '1', '2', '3']);
+    expect(shuffled.lines).toEqual([5, 3, 4, 2]);
   });
 });
 

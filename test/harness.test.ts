@@ -133,6 +133,12 @@ describe('run: slicing, merging, resuming', () => {
     expect(again.tasksRun).toBe(0);
   });
 
+  it('runs the repetitions in rounds, so those of one pair are spread over the run', async () => {
+    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], repeat: 3, workers: 1 }));
+    const rows = readCsv(r.out).records.map((x) => `${x.task}:${x.rep}`);
+    expect(rows).toEqual(['0:1', '3:1', '1:2', '4:2', '2:3', '5:3']);
+  });
+
   it('a new run replaces its --out file instead of adding to it', async () => {
     const out = join(tmp(), 'again.csv');
     await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], out }));

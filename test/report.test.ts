@@ -136,6 +136,18 @@ describe('report on CSV fixtures', () => {
     ]);
   });
 
+  it('lists only rows that guessed, and prefers probe, whose probing contradictions are no guesses', async () => {
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const probe = records
+      .filter((r) => r.strategy === 'backtrack')
+      .map((r) => ({ ...r, strategy: 'probe', dead_ends: r.puzzle_path.endsWith('hard.non') ? '9' : '4', decisions: r.puzzle_path.endsWith('hard.non') ? '2' : '0' }));
+    const file = join(tmp(), 'with-probe.csv');
+    writeCsv(file, columns, [...records, ...probe]);
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    const [, ...rows] = tableRows(html.slice(html.indexOf('Puzzles that need guessing')));
+    expect(rows.map((r) => [r[0], r[3], r[5], r[6]])).toEqual([['corpus/puzzles/hard.non', 'probe', '9', '2']]);
+  });
+
   it('escapes every text taken from the CSV', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const nasty = records.map((r) => ({

@@ -4,11 +4,23 @@ import { loadPuzzle } from '../../corpus/load.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng } from '../../corpus/random.js';
 import type { Puzzle } from '../../corpus/model.js';
-import { lineSolveLoop, randomLineCases } from '../calibration.js';
+import { randomLineCases, type LineCase } from '../calibration.js';
+import type { LineSolver } from '../../solvers/line/line-solver.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
 import { deadlineAfter, type Strategy } from '../../solvers/types.js';
 import { formatTable } from '../summary.js';
+
+/** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
+function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {
+  const scratch = new Uint8Array(cases[0]!.state.length);
+  let i = 0;
+  return () => {
+    const c = cases[i++ % cases.length]!;
+    scratch.set(c.state);
+    solver.solve(c.clue, scratch, scratch.length);
+  };
+}
 
 /** The fixed puzzle set of the micro-benchmarks: small, quick for every strategy, in the bundled corpus. */
 export const BENCH_PUZZLES = [
