@@ -2,7 +2,7 @@ import { countKnown, describeViolation, verifyGrid } from '../corpus/grid.js';
 import { EMPTY, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
 import { SOLVE_STATUSES, type SolveResult, type SolveStatus } from '../solvers/types.js';
 import type { TaskOutcome } from './pool.js';
-import { oneLine } from './thrown.js';
+import { oneLine, thrownMessage } from './thrown.js';
 
 /** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
 export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
@@ -30,17 +30,42 @@ const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) =
 /** A grid of the puzzle's size holding cell values only (0 unknown, 1 filled, 2 empty). */
 const isGrid = (g: unknown, cells: number) => g instanceof Uint8Array && g.length === cells && g.every((v) => v <= EMPTY);
 
-/** Why a result's shape is unusable, or null. Plugins are outside code: nothing about them is assumed. */
-export function malformed(puzzle: Puzzle, r: SolveResult): string | null {
+/** Counters a strategy reports itself: each absent, or a whole number ≥ 0 (what the CSV's readers accept). */
+const STRATEGY_COUNTERS = ['deadEnds', 'decisions', 'lineSolves', 'maxDepth'] as const;
+
+/**
+ * Why a result's shape is unusable, or null. Plugins are outside code: nothing about them is assumed.
+ * With `maxSolutions`, more solutions than asked for are refused too.
+ */
+export function malformed(puzzle: Puzzle, r: SolveResult, maxSolutions?: number): string | null {
   if (!r || typeof r !== 'object') return 'strategy returned no result object';
   if (!SOLVE_STATUSES.includes(r.status)) return `strategy returned unknown status "${String(r.status)}"`;
   const cells = puzzle.width * puzzle.height;
   if (!isGrid(r.grid, cells)) return 'strategy returned a grid of the wrong type, size or cell values';
-  if (!Array.isArray(r.solutions) || r.solutions.some((s) => !isGrid(s, cells)))
-    return 'strategy returned solutions of the wrong type, size or cell values';
-  if (!r.metrics || typeof r.metrics !== 'object') return 'strategy returned no metrics';
+  if (!Array.isArray(r.solutions)) return 'strategy returned solutions that are not an array';
+  if (maxSolutions !== undefined && r.solutions.length > maxSolutions)
+    return `strategy returned ${r.solutions.length} solutions, more than the ${maxSolutions} asked for`;
+  if (r.solutions.some((s) => !isGrid(s, cells))) return 'strategy returned solutions of the wrong type, size or cell values';
+  const m = r.metrics;
+  if (!m || typeof m !== 'object') return 'strategy returned no metrics';
+  for (const name of STRATEGY_COUNTERS) {
+    const v: unknown = m[name];
+    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0))
+      return `strategy returned metrics.${name} = ${oneLine(String(v)).slice(0, 40)}, not a whole number ≥ 0`;
+  }
+  if (m.extra !== undefined) {
+    if (m.extra === null || typeof m.extra !== 'object' || Array.isArray(m.extra)) return 'strategy returned metrics.extra that is not an object';
+    try {
+      JSON.stringify(m.extra);
+    } catch (err) {
+      return `strategy returned metrics.extra that cannot be written as JSON (${oneLine(err instanceof Error ? err.message : String(err))})`;
+    }
+  }
   return null;
 }
+
+/** A grid as a string key (one code unit per cell), for finding repeated solutions in linear time. */
+const gridKey = (g: Grid) => Buffer.from(g.buffer, g.byteOffset, g.length).toString('latin1');
 
 /**
  * Why a partial grid cannot be what a strategy deduced, or null: a known cell the goal refutes. A
@@ -63,10 +88,13 @@ function partialGridProblem(puzzle: Puzzle, grid: Grid): string | null {
  * the strategy stopped, so it is not checked).
  */
 export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
+  const seen = new Set<string>();
   for (const [i, solution] of r.solutions.entries()) {
     const violations = verifyGrid(puzzle, solution);
     if (violations.length > 0) return `solution ${i + 1} fails: ${describeViolation(violations[0]!)}`;
-    if (r.solutions.slice(0, i).some((s) => sameGrid(s, solution))) return `solution ${i + 1} repeats an earlier one`;
+    const key = gridKey(solution);
+    if (seen.has(key)) return `solution ${i + 1} repeats an earlier one`;
+    seen.add(key);
   }
   const n = r.solutions.length;
   if ((r.status === 'unique' || r.status === 'solved') && n !== 1) return `status ${r.status} with ${n} solutions`;
@@ -93,8 +121,8 @@ const blankCounters = {
   extra: '',
 } as const;
 
-/** Turns a task's outcome into the measured fields of its row. */
-export function judge(puzzle: Puzzle, outcome: TaskOutcome): Judged {
+/** Turns a task's outcome into the measured fields of its row (`maxSolutions`: what the task asked for). */
+export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: number): Judged {
   switch (outcome.kind) {
     case 'killed':
       return { status: 'timeout', verified: '', time_ms: round3(outcome.elapsedMs), ...blankCounters, error: 'stopped at the hard time limit' };
@@ -104,8 +132,17 @@ export function judge(puzzle: Puzzle, outcome: TaskOutcome): Judged {
       return { status: 'error', verified: '', time_ms: '', ...blankCounters, error: oneLine(outcome.message) };
   }
   const { result, timeMs } = outcome.reply;
-  const shapeProblem = malformed(puzzle, result);
-  if (shapeProblem) return { status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: shapeProblem };
+  const failed = (problem: string): Judged => ({ status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: problem });
+  try {
+    const shapeProblem = malformed(puzzle, result, maxSolutions);
+    return shapeProblem ? failed(shapeProblem) : judgeResult(puzzle, result, timeMs);
+  } catch (err) {
+    // A plugin's result is outside code (a getter may throw): one error row, never a stopped run.
+    return failed(`its result cannot be recorded: ${oneLine(thrownMessage(err))}`);
+  }
+}
+
+function judgeResult(puzzle: Puzzle, result: SolveResult, timeMs: number): Judged {
   const m = result.metrics;
   const wrong = checkAnswer(puzzle, result);
   return {

@@ -27,6 +27,16 @@ export function hardLimitMs(timeoutMs: number): number {
   return timeoutMs + Math.max(1000, timeoutMs * 0.25);
 }
 
+/** The longest delay a Node timer takes (about 24.8 days); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** When a task's thread is terminated: the hard limit of each of its solves (warm-up ones too), or never. */
+export function taskLimitMs(timeoutMs: number, warmup: number): number {
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return Infinity;
+  const limit = hardLimitMs(timeoutMs) * (1 + warmup);
+  return limit > MAX_TIMER_MS ? Infinity : limit;
+}
+
 /** A compiled worker module (`name`, e.g. worker.js): beside this file in dist/, or dist/harness/ when running from sources. */
 export function workerFile(name = 'worker.js'): string {
   const here = fileURLToPath(new URL(`./${name}`, import.meta.url));
@@ -97,13 +107,13 @@ export class SolverPool {
   async run(task: WorkerTask): Promise<TaskOutcome> {
     const flight: InFlight = { abort: new AbortController(), start: performance.now() };
     this.inFlight.add(flight);
-    const timer =
-      task.timeoutMs > 0 && Number.isFinite(task.timeoutMs)
-        ? setTimeout(() => {
-            flight.reason ??= 'timeout';
-            flight.abort.abort();
-          }, hardLimitMs(task.timeoutMs) * (1 + task.warmup))
-        : undefined;
+    const limit = taskLimitMs(task.timeoutMs, task.warmup);
+    const timer = Number.isFinite(limit)
+      ? setTimeout(() => {
+          flight.reason ??= 'timeout';
+          flight.abort.abort();
+        }, limit)
+      : undefined;
     try {
       const reply = await this.piscina.run(task, { signal: flight.abort.signal });
       return { kind: 'done', reply };

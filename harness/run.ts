@@ -131,7 +131,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
 
   const record = (task: Task, outcome: TaskOutcome) => {
     const { puzzle } = task;
-    const judged = judge(puzzle, outcome);
+    const judged = judge(puzzle, outcome, options.maxSolutions);
     const cellsTotal = puzzle.width * puzzle.height;
     // Fields are set one by one: an object literal spreading two objects costs ~35 µs a row in V8 11.
     const row: Record<string, unknown> = Object.assign({}, runFields);

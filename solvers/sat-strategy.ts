@@ -14,6 +14,9 @@ export function readBooleanParam(params: SolveOptions['params'], name: string, f
   throw new Error(`sat: ${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+/** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
+const LOAD_POLL_MASK = (1 << 14) - 1;
+
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
  * `propagate`, default true), then, with param `probe` (default false), single-cell contradiction
@@ -54,15 +57,18 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
-  // Encoding and loading a large CNF take tens of milliseconds: poll around them too.
+  // Encoding and loading a large CNF take seconds at 200×200: both poll the limit as they go.
   if (options.shouldStop()) return finish('timeout', known, []);
-  const cnf = encodeNonogramFlat(puzzle, usePropagation ? known : undefined);
-  if (options.shouldStop()) return finish('timeout', known, []);
+  const cnf = encodeNonogramFlat(puzzle, usePropagation ? known : undefined, options.shouldStop);
+  if (!cnf) return finish('timeout', known, []);
   const { clauses } = cnf;
   metrics.extra.variables = cnf.numVars;
   metrics.extra.clauses = clauses.count;
   const engine = new SatSolver(cnf.numVars);
-  for (let i = 0; i < clauses.count; i++) if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
+  for (let i = 0; i < clauses.count; i++) {
+    if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
+    if ((i & LOAD_POLL_MASK) === LOAD_POLL_MASK && options.shouldStop()) return finish('timeout', known, []);
+  }
   // Automaton states follow from the cells by propagation (see encode.ts): branch on cells only.
   if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
   if (options.shouldStop()) return finish('timeout', known, []);

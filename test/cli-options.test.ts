@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { nonNegativeInt, positiveInt, wholeNumber } from '../harness/commands/options.js';
+import { memoryMb, nonNegativeInt, positiveInt, wholeNumber } from '../harness/commands/options.js';
 
 /** The message a parser rejects a value with, or its result. */
 const outcome = (parse: (v: string) => number, value: string): number | string => {
@@ -22,5 +22,10 @@ describe('whole-number options', () => {
     expect(outcome(nonNegativeInt('--warmup'), '-0')).toBe('--warmup must be a whole number ≥ 0');
     const count = wholeNumber('--count', 1, 10, ', say');
     expect([outcome(count, '10'), outcome(count, '11')]).toEqual([10, '--count must be a whole number from 1 to 10, say']);
+  });
+
+  it('refuse a --memory too small for a worker thread to start, whose tasks would all be lost', () => {
+    expect(outcome(memoryMb, '16')).toBe(16);
+    expect(outcome(memoryMb, '8')).toBe('--memory must be a whole number ≥ 16 (MiB; a worker thread needs about 8 to start)');
   });
 });

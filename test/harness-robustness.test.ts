@@ -54,6 +54,30 @@ describe('run: strategies that fail oddly give error rows and the run goes on', 
   });
 });
 
+describe('run: results no CSV reader could take give error rows', () => {
+  it('refuses extra that is not JSON, counters that are not whole numbers ≥ 0, and more solutions than asked', async () => {
+    const modes = ['bigint', 'cycle', 'negative', 'fraction', 'nan', 'too-many'];
+    const errors: string[] = [];
+    for (const mode of modes) {
+      const { exitCode, rows } = await rowsOf({ strategies: [`${FIX}/bad-metrics.mjs`, 'overlap'], params: { mode } });
+      expect(rows.map((r) => r.slice(0, 3))).toEqual([
+        ['bad-metrics', CROSS, 'error'],
+        ['overlap', CROSS, 'unique'],
+      ]);
+      expect(exitCode).toBe(1);
+      errors.push(String(rows[0]![4]));
+    }
+    expect(errors).toEqual([
+      'strategy returned metrics.extra that cannot be written as JSON (Do not know how to serialize a BigInt)',
+      expect.stringMatching(/^strategy returned metrics\.extra that cannot be written as JSON \(Converting circular structure to JSON/),
+      'strategy returned metrics.deadEnds = -5, not a whole number ≥ 0',
+      'strategy returned metrics.deadEnds = 1.5, not a whole number ≥ 0',
+      'strategy returned metrics.deadEnds = NaN, not a whole number ≥ 0',
+      'strategy returned 3 solutions, more than the 2 asked for',
+    ]);
+  });
+});
+
 describe('run: final grids are verified, not only solutions', () => {
   const badGrids = `${FIX}/bad-grids.mjs`;
 

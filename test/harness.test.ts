@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readCsv, RUN_COLUMNS } from '../harness/csv.js';
 import { mergeCsvs } from '../harness/merge.js';
 import { runCorpus, type RunOptions } from '../harness/run.js';
+import { taskLimitMs } from '../harness/pool.js';
 import { parseShard } from '../harness/tasks.js';
 import { strategyNames } from '../solvers/registry.js';
 import { testRunOptions } from './helpers/run-options.js';
@@ -190,6 +191,18 @@ describe('run: warm-up', () => {
     expect(counts.slice(1).map((c, i) => c - counts[i]!)).toEqual(counts.slice(1).map(() => 2));
     const cold = await runCorpus(options({ strategies: [`${FIX}/count-solves.mjs`], workers: 1, warmup: 0 }));
     expect(solvesInThread(cold.out)).toEqual(counts.map((_, i) => i + 1));
+  });
+
+  it('starts no longer warm-up solve that would end past 0.2 s, so a slow first task stays within its hard limit', async () => {
+    const slow = await runCorpus(options({ paths: [`${TINY}#1`], strategies: [`${FIX}/count-solves.mjs`], workers: 1, warmup: 1, params: { ms: 250 } }));
+    expect(solvesInThread(slow.out)).toEqual([2]);
+  });
+
+  it('treats a time limit too long for a timer as none, instead of a timer that fires at once', async () => {
+    const r = await runCorpus(options({ paths: [`${TINY}#1`], strategies: [`${FIX}/count-solves.mjs`], workers: 1, timeoutS: 3_000_000 }));
+    expect(readCsv(r.out).records.map((x) => x.status)).toEqual(['solved']);
+    expect(taskLimitMs(3_000_000_000, 0)).toBe(Infinity);
+    expect(taskLimitMs(4000, 1)).toBe(10_000);
   });
 });
 

@@ -107,6 +107,29 @@ describe('SatSolver basics', () => {
     expect(s.stats.restarts).toBeGreaterThan(1);
     expect(s.stats.conflicts + s.stats.decisions).toBeLessThanOrEqual(19 * 256);
   });
+
+  it('polls shouldStop after 2^18 propagations even within fewer rounds (long rounds on a huge CNF)', () => {
+    // PHP(11, 10), each of its variables equivalent to a chain of 3000 more: every assignment propagates thousands.
+    const hard = pigeonhole(11, 10);
+    const chain = 3000;
+    const s = new SatSolver(hard.numVars * (1 + chain));
+    for (const c of hard.clauses) s.addClause(c);
+    for (let v = 1; v <= hard.numVars; v++) {
+      let previous = v;
+      for (let k = 0; k < chain; k++) {
+        const next = hard.numVars + (v - 1) * chain + k + 1;
+        s.addClause([-previous, next]);
+        s.addClause([previous, -next]);
+        previous = next;
+      }
+    }
+    let polls = 0;
+    let propagationsAtPoll = 0;
+    expect(s.solve({ shouldStop: () => ((propagationsAtPoll = s.stats.propagations), ++polls >= 3) })).toBe('unknown');
+    // Poll 2 comes after 256 rounds or 2^18 propagations, whichever is first, and poll 3 likewise after it;
+    // 256 rounds here are well over a million propagations.
+    expect(propagationsAtPoll).toBeLessThan(2 * (1 << 18) + 4 * chain * 11);
+  });
 });
 
 describe('SatSolver against brute force on random 3-SAT near the threshold', () => {

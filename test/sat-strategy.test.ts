@@ -144,6 +144,26 @@ describe('sat strategy', () => {
       expect(r.solutions).toHaveLength(0);
     }
   });
+
+  it('polls the limit while encoding, line by line, and while loading clauses (seconds on a 200×200 puzzle)', () => {
+    const rng = createRng(5);
+    const picture = Uint8Array.from({ length: 60 * 60 }, () => (rng.chance(probabilityThreshold(0.5)) ? FILLED : EMPTY));
+    const { rows, columns } = cluesOf(picture, 60, 60);
+    const puzzle = makePuzzle(rows, columns);
+    const pollsUntil = (stopAt: number) => {
+      let polls = 0;
+      const r = sat.solve(puzzle, solveOptions({ shouldStop: () => ++polls >= stopAt, params: { propagate: false } }));
+      return { r, polls };
+    };
+    // Poll 1 comes before encoding; the next 120 after each line.
+    const inEncoding = pollsUntil(2);
+    expect(inEncoding.r.status).toBe('timeout');
+    expect(inEncoding.r.metrics.extra.variables).toBeUndefined();
+    const inLoading = pollsUntil(122);
+    expect(inLoading.r.status).toBe('timeout');
+    expect(inLoading.r.metrics.extra.clauses).toBeGreaterThan(16_384);
+    expect(inLoading.r.metrics.deadEnds + inLoading.r.metrics.decisions).toBe(0);
+  });
 });
 
 describe('sat strategy on the bundled puzzles', () => {

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../baseline.js';
 import { formatComparison, type CompareFormat } from '../compare-format.js';
 import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
-import { collectParam, maxSizeOption, nonNegativeInt, positiveInt } from './options.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from './options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -23,7 +23,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
       .option('--warmup <n>', 'unmeasured solves before each measured one (default: as the baseline recorded)', nonNegativeInt('--warmup'))
-      .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', positiveInt('--memory'))
+      .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', memoryMb)
       .addOption(maxSizeOption(`${DEFAULT_MAX_SIZE}, or the baseline's largest puzzle when larger`))
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {

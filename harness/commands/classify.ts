@@ -17,7 +17,7 @@ import {
 import { writeCsv } from '../csv.js';
 import { ensureDir } from '../output-path.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../run.js';
-import { maxSizeOption, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+import { maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber } from './options.js';
 
 export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
 
@@ -155,7 +155,7 @@ export function registerClassify(program: Command): void {
         .argParser(nonNegativeInt('--workers'))
         .default(defaultWorkers(), 'the number of cores'),
     )
-    .option('--memory <mb>', 'heap limit per worker thread in MiB', positiveInt('--memory'), DEFAULT_MEMORY_MB)
+    .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
     .option('--out <file>', 'CSV to write (default: reports/runs/classify-<timestamp>.csv)')
     .option('--only <classes>', `list only puzzles of these classes (comma-separated: ${PUZZLE_CLASSES.join(', ')}); the CSV too`, parseClassList)
     .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ')

@@ -14,6 +14,10 @@ export function wholeNumber(name: string, min: number, max = Infinity, why = '')
 }
 
 export const positiveInt = (name: string) => wholeNumber(name, 1);
+
+/** Smallest `--memory` (MiB): below about 8 a worker thread cannot even start, and its tasks would be lost. */
+export const MIN_MEMORY_MB = 16;
+export const memoryMb = wholeNumber('--memory', MIN_MEMORY_MB, Infinity, ' (MiB; a worker thread needs about 8 to start)');
 export const nonNegativeInt = (name: string) => wholeNumber(name, 0);
 
 export function nonNegativeNumber(name: string) {

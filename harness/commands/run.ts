@@ -4,7 +4,7 @@ import { REPORTS_DIR } from '../../corpus/paths.js';
 import { expandStrategyList } from '../../solvers/registry.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../run.js';
 import { parseShard } from '../tasks.js';
-import { collectParam, maxSizeOption, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
 
 const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
 
@@ -17,7 +17,7 @@ export function registerRun(program: Command): void {
     .option('--repeat <n>', 'measured repetitions per puzzle and strategy', positiveInt('--repeat'), 1)
     .option('--warmup <n>', 'unmeasured solves before each measured one (the first task of a strategy in a thread warms up for 0.2 s)', nonNegativeInt('--warmup'), 0)
     .option('--timeout <seconds>', 'time limit per solve (0: none)', nonNegativeNumber('--timeout'), DEFAULT_TIMEOUT_S)
-    .option('--memory <mb>', 'heap limit per worker thread in MiB', positiveInt('--memory'), DEFAULT_MEMORY_MB)
+    .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
     .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))
     .option('--max-solutions <n>', 'stop each solve after this many solutions', positiveInt('--max-solutions'), 2)
     .option('--out <file>', 'CSV to write (default: reports/runs/<timestamp>.csv)')

@@ -31,8 +31,8 @@ interface SolveCommandOptions {
  * else a false claim about them (a uniqueness or impossibility claim the goal refutes, a status
  * that does not match the number of solutions).
  */
-export function wrongAnswers(puzzle: Puzzle, r: SolveResult): string[] {
-  const shape = malformed(puzzle, r);
+export function wrongAnswers(puzzle: Puzzle, r: SolveResult, maxSolutions?: number): string[] {
+  const shape = malformed(puzzle, r, maxSolutions);
   if (shape) return [shape];
   const wrong: string[] = [];
   r.solutions.forEach((s, i) => {
@@ -108,10 +108,10 @@ export function registerSolve(program: Command): void {
         timeMs = performance.now() - started;
       }
 
-      const wrong = wrongAnswers(puzzle, result);
+      const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
       for (const line of wrong) process.stderr.write(`wrong: ${line}\n`);
       if (wrong.length > 0) process.exitCode = 1;
-      if (malformed(puzzle, result)) return;
+      if (malformed(puzzle, result, opts.maxSolutions)) return;
 
       const { width, height } = puzzle;
       const [first, second] = result.solutions;

@@ -38,7 +38,7 @@ export type SatOutcome = 'sat' | 'unsat' | 'unknown';
 export interface SatSolveOptions {
   /** Literals (DIMACS) assumed true for this solve only. */
   assumptions?: ArrayLike<number>;
-  /** Polled about every 256 propagation rounds; once true, solve returns 'unknown'. */
+  /** Polled every 256 propagation rounds, or sooner after 2^18 propagations; once true, solve returns 'unknown'. */
   shouldStop?: () => boolean;
   /** Give up with 'unknown' after this many conflicts in this call. */
   conflictLimit?: number;
@@ -69,6 +69,7 @@ const RESTART_BASE = 100;
 const FIRST_REDUCE = 2000;
 const REDUCE_INCREMENT = 300;
 const STOP_POLL_INTERVAL = 256;
+const STOP_POLL_PROPAGATIONS = 1 << 18;
 /** Rephase k happens REPHASE_INTERVAL·k conflicts after rephase k - 1. */
 const REPHASE_INTERVAL = 1000;
 /** What each rephase resets saved phases to, cyclically: Best, Original (false), Inverted (true). */
@@ -140,6 +141,8 @@ export class SatSolver {
   private nextReduce = FIRST_REDUCE;
   /** Propagation rounds left before shouldStop is polled; kept across restarts, which are often shorter. */
   private untilPoll = STOP_POLL_INTERVAL;
+  /** Propagations after which shouldStop is polled even before STOP_POLL_INTERVAL rounds (rounds are long on a huge CNF). */
+  private pollAtPropagations = STOP_POLL_PROPAGATIONS;
   private reduceInterval = FIRST_REDUCE;
   /** Trail size at the last removal of satisfied clauses. */
   private simplifiedAt = -1;
@@ -721,8 +724,9 @@ export class SatSolver {
   private search(budget: number, conflictLimit: number, shouldStop: () => boolean): SatOutcome | 'restart' {
     let conflicts = 0;
     for (;;) {
-      if (--this.untilPoll === 0) {
+      if (--this.untilPoll === 0 || this.stats.propagations >= this.pollAtPropagations) {
         this.untilPoll = STOP_POLL_INTERVAL;
+        this.pollAtPropagations = this.stats.propagations + STOP_POLL_PROPAGATIONS;
         if (shouldStop()) return this.giveUp();
       }
       const conflict = this.propagate();
