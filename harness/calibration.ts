@@ -36,7 +36,7 @@ export function randomLineCases(rng: Rng, count: number, length: number, blocks:
  * The gauge's own work: the number of placements of a clue that agree with a partly known line, by
  * dynamic programming over (block, first cell). Kept here, apart from solvers/, and never tuned: a
  * gauge that ran solver code would slow down with a slower solver, and compare would then scale
- * away the very regression it must report.
+ * away the very regression it must report. `a` and `b` are scratch rows of state.length + 2 entries.
  */
 export function countPlacements(clue: Int32Array, state: Uint8Array, a: Float64Array, b: Float64Array): number {
   const n = state.length;
@@ -64,8 +64,9 @@ export function countPlacements(clue: Int32Array, state: Uint8Array, a: Float64A
 
 let calibrationCases: LineCase[] | undefined;
 const CALIBRATION_LINES = 1024;
-const scratchA = new Float64Array(32);
-const scratchB = new Float64Array(32);
+const CALIBRATION_CELLS = 30;
+const scratchA = new Float64Array(CALIBRATION_CELLS + 2);
+const scratchB = new Float64Array(CALIBRATION_CELLS + 2);
 
 function calibrationPass(cases: LineCase[]): number {
   let total = 0;
@@ -80,7 +81,7 @@ function calibrationPass(cases: LineCase[]): number {
  */
 export function measureCalibration(): number {
   if (!calibrationCases) {
-    calibrationCases = randomLineCases(createRng(2026), CALIBRATION_LINES, 30, 5);
+    calibrationCases = randomLineCases(createRng(2026), CALIBRATION_LINES, CALIBRATION_CELLS, 5);
     // The first passes only compile the code: a cold measurement would gauge the JIT, not the machine.
     for (let i = 0; i < 2; i++) calibrationPass(calibrationCases);
   }
