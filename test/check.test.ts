@@ -46,6 +46,8 @@ describe('parseGridFile', () => {
     expect(Array.from(parseGridFile('1 0 1', 'g', 5, 1))).toEqual([FILLED, EMPTY, EMPTY, EMPTY, FILLED]);
     // Trailing blanks past the width are ignored.
     expect(Array.from(parseGridFile('#.  \n.#\t\n', 'g', 2, 2))).toEqual([FILLED, EMPTY, EMPTY, FILLED]);
+    // A row of exactly `width` spaces is an empty row; shorter or longer blank lines separate rows.
+    expect(Array.from(parseGridFile('# #\n   \n \n#  \n', 'g', 3, 3))).toEqual([FILLED, EMPTY, FILLED, EMPTY, EMPTY, EMPTY, FILLED, EMPTY, EMPTY]);
   });
 
   it('skips blank lines, comments and tournament headers', () => {

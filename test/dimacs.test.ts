@@ -40,6 +40,12 @@ describe('DIMACS', () => {
     );
   });
 
+  it('writes a comment holding line breaks (a puzzle title may) as several comment lines', () => {
+    const text = writeDimacs({ numVars: 1, clauses: [[1]], comments: ['puzzle "two\nlines\r\nand\u2028more"'] });
+    expect(text).toBe('c puzzle "two\nc lines\nc and\nc more"\np cnf 1 1\n1 0\n');
+    expect(parseDimacs(text).comments).toEqual(['puzzle "two', 'lines', 'and', 'more"']);
+  });
+
   it('reads clauses spread over lines, several per line, comments anywhere and a SATLIB % end', () => {
     const text = 'c first\nc\np cnf 4  3\n1 -2\n 3 0 -4 0\nc between\n2\n0\n%\n0\n';
     const cnf = parseDimacs(text);

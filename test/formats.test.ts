@@ -21,6 +21,7 @@ import { childElements, readXml, textOf } from '../corpus/formats/xml-reader.js'
 import { cluesOf } from '../corpus/grid.js';
 import { loadPuzzles } from '../corpus/load.js';
 import { EMPTY, FILLED, makePuzzle, type Puzzle, type PuzzleMeta } from '../corpus/model.js';
+import { problemsOf } from './helpers/problems.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/formats';
@@ -81,7 +82,7 @@ describe('round trips', () => {
 
   it('random puzzles with arbitrary metadata survive .non and JSON, singly and in bundles', () => {
     // Arbitrary text, plus text built from the pieces that escaping has to get right.
-    const pieces = fc.constantFrom('&', 'amp;', 'quot;', '#10;', '"', '\n', '\r', ' ', 'a', '©');
+    const pieces = fc.constantFrom('&', 'amp;', 'quot;', 'eacute;', '#10;', '"', '\n', '\r', '\t', '\u2028', '\u2029', ' ', 'a', '©');
     const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.array(pieces, { maxLength: 8 }).map((a) => a.join('')));
     const meta = fc.record(
       { title: text, author: text, copyright: text, license: fc.oneof(text, fc.constantFrom('CC0-1.0', 'GPL-2.0')), catalogue: text },
@@ -110,6 +111,20 @@ describe('.non', () => {
       'title "a &quot;b&quot;"\nby "me"\nlicense CC0-1.0\nwidth 2\nheight 2\n\nrows\n2\n0\n\ncolumns\n1\n1\n\ngoal "1100"\n',
     );
     expect(writeNon(makePuzzle([[1]], [[1]], { license: 'see the file LICENSE' }))).toContain('license "see the file LICENSE"\n');
+  });
+
+  it("reads HTML's Latin-1 and punctuation names in strings, as the format suggests (Caf&eacute;)", () => {
+    const [p] = parseNon('title "Caf&eacute; &ndash; &Aring;&yuml;&nbsp;&euro; &unknown;"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', 'e.non');
+    expect(p!.meta.title).toBe('Café – Åÿ\u00a0€ &unknown;');
+    expect(writeNon(p!)).toContain('title "Café – Åÿ\u00a0€ &amp;unknown;"\n');
+  });
+
+  it("reads Simpson's `rows N` / `columns N` sizes and skips # comment lines, also inside a clue block", () => {
+    const plain = parseNon('width 2\nheight 2\nrows\n1\n0\ncolumns\n1\n0\n', 'p.non');
+    const simpson = parseNon('# typed in by hand\ncolumns 2\nrows 2\n\nrows\n# the top row\n1\n0\ncolumns\n1\n# the last column\n0\n', 's.non');
+    expect(simpson.map(essence)).toEqual(plain.map(essence));
+    expect(simpson[0]!.id).toBe(plain[0]!.id);
+    expect(problemsOf(() => parseNon('height 2\nrows 2\nwidth 1\nrows\n1\n1\ncolumns\n2\n', 'd.non'))).toEqual([['d.non', 2, 'duplicate height key (first on line 1)']]);
   });
 
   it('reads CRLF line ends, a byte-order mark, quoted or bare goals and ignores unknown keys', () => {
@@ -188,6 +203,9 @@ describe('JSON', () => {
     const ps = parseJsonPuzzles(readFileSync(`${FIX}/bundle.json`, 'utf8'), 'b.json');
     expect(ps[0]!.goal).toEqual(new Uint8Array([1, 2, 1, 1, 1, 2]));
     expect(ps[1]!.rows).toEqual([[], [2]]);
+    // The same spellings as .non: licence, catalog.
+    const [spelt] = parseJsonPuzzles('{"licence": "CC0-1.0", "catalog": "#7", "rows": [[1]], "columns": [[1]]}', 's.json');
+    expect(spelt!.meta).toMatchObject({ license: 'CC0-1.0', catalogue: '#7' });
   });
 
   it('the JSON reader records lines and keeps number text', () => {
@@ -215,6 +233,14 @@ describe('tournament format', () => {
     expect(ps.map((p) => `${p.width}x${p.height}`)).toEqual(['3x3', '3x3', '4x4']);
     expect(ps[1]!.columns).toEqual([[1, 1], [], [1]]);
     expect(ps.every((p) => p.goal === undefined)).toBe(true);
+  });
+
+  it('takes any number of trailing blank lines as separators, keeping an empty last row clue', () => {
+    const ids = (text: string) => parseTournament(text, 'q.txt').map((p) => `${p.width}x${p.height} ${p.rows.map((r) => r.join(',')).join('|')}`);
+    const two = '$1\n1\n1\n1\n1\n';
+    expect(ids(`${two}\n\n\n$2\n1\n1\n1\n1\n\n\n`)).toEqual(['2x2 1|1', '2x2 1|1']);
+    // A 2×2 puzzle whose last row is empty, written as a blank line, then separators.
+    expect(ids('$1\n1\n1\n2\n\n\n\n$2\n1\n0\n1\n\n')).toEqual(['2x2 2|', '2x2 1|']);
   });
 
   it('attaches the sibling solutions file: solution $N to puzzle $N, when it satisfies the clues', () => {

@@ -141,9 +141,11 @@ describe('validation rules', () => {
     expect(p!.goal).toEqual(new Uint8Array([1, 2, 2, 2]));
   });
 
-  it('rejects colour keys in JSON and stops there', () => {
+  it('rejects colour keys and colour clues in JSON once, and stops there', () => {
     expect(problemsOf(() => parseJsonPuzzles('{"colors": ["red"], "rows": [[9]]}', 'c.json'))).toEqual([
       ['c.json', 1, 'colour puzzles are not supported'],
     ]);
+    const clues = '{\n"rows": [["1a", "2b"], ["1a"]],\n"columns": [["1a"], ["1b"], ["1a", "1b"]],\n"colors": ["a"]}';
+    expect(problemsOf(() => parseJsonPuzzles(clues, 'c.json'))).toEqual([['c.json', 2, 'colour puzzles are not supported']]);
   });
 });

@@ -1,22 +1,53 @@
 /**
- * Character references shared by the XML reader and `.non` strings (which "may have HTML escape codes").
- * Beyond XML's five, a few HTML names that puzzle files use in copyright lines are understood;
- * anything unknown is kept as written rather than rejected.
+ * Character references shared by the XML reader and `.non` strings (which "may have HTML escape codes",
+ * as in `Caf&eacute;`). Beyond XML's five, HTML 4's names for Latin-1 (U+00A0 … U+00FF, in code order)
+ * and for common punctuation are understood; anything unknown is kept as written rather than rejected.
  */
+const LATIN1_NAMES =
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot ' +
+  'cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml ' +
+  'Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig ' +
+  'agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ' +
+  'ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml';
+
 const NAMED: Record<string, string> = {
   amp: '&',
   lt: '<',
   gt: '>',
   quot: '"',
   apos: "'",
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  nbsp: '\u00a0',
-  mdash: '—',
+  OElig: 'Œ',
+  oelig: 'œ',
+  Scaron: 'Š',
+  scaron: 'š',
+  Yuml: 'Ÿ',
+  fnof: 'ƒ',
+  circ: 'ˆ',
+  tilde: '˜',
+  ensp: '\u2002',
+  emsp: '\u2003',
+  thinsp: '\u2009',
   ndash: '–',
+  mdash: '—',
+  lsquo: '‘',
+  rsquo: '’',
+  sbquo: '‚',
+  ldquo: '“',
+  rdquo: '”',
+  bdquo: '„',
+  dagger: '†',
+  Dagger: '‡',
+  bull: '•',
   hellip: '…',
+  permil: '‰',
+  prime: '′',
+  Prime: '″',
+  lsaquo: '‹',
+  rsaquo: '›',
+  euro: '€',
+  trade: '™',
 };
+LATIN1_NAMES.split(' ').forEach((name, i) => (NAMED[name] = String.fromCharCode(0xa0 + i)));
 
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
@@ -29,7 +60,10 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Escapes a string for a double-quoted `.non` value: the quote itself, `&`, and line breaks. */
+/** Escapes a string for a double-quoted `.non` value: the quote itself, `&`, control characters and line breaks (U+2028 and U+2029 too). */
 export function encodeNonString(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;').replace(/\n/g, '&#10;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -4,6 +4,7 @@ import type { Puzzle, PuzzleMeta } from '../model.js';
 import {
   buildPuzzles,
   COLOUR_MESSAGE,
+  hasColourItems,
   newRawPuzzle,
   splitClueText,
   type LoadOptions,
@@ -25,7 +26,9 @@ const META_KEYS: Record<string, keyof PuzzleMeta> = {
   by: 'author',
   copyright: 'copyright',
   license: 'license',
+  licence: 'license',
   catalogue: 'catalogue',
+  catalog: 'catalogue',
 };
 const COLOUR_KEYS = new Set(['color', 'colour', 'colors', 'colours']);
 /** The keys whose value is read (others are ignored, duplicates too). */
@@ -72,6 +75,11 @@ const normaliseGoal = (s: string) => Array.from(s, goalChar).join('');
 function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle): RawPuzzle {
   raw.implicitSize = true;
   const problem = (line: number, detail: string) => raw.problems.push(new PuzzleError(raw.file, line, detail));
+  let colourReported = false;
+  const colour = (line: number) => {
+    if (!colourReported) problem(line, COLOUR_MESSAGE);
+    colourReported = raw.fatal = true;
+  };
   const seen = new Map<string, number>();
   for (const { key, keyLine, value } of obj.entries) {
     // JSON.parse would keep the last of two values silently; which one is meant is unknown.
@@ -83,7 +91,13 @@ function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle):
     seen.set(key, keyLine);
     if (key === 'rows' || key === 'columns') {
       if (value.kind !== 'array') problem(keyLine, `${key} must be an array of clue lines`);
-      else raw[key] = { line: keyLine, lines: value.items.map(clueLine) } satisfies RawBlock;
+      else {
+        const block: RawBlock = { line: keyLine, lines: value.items.map(clueLine) };
+        raw[key] = block;
+        // Colour clues (`"1a"`) make every later message noise: report the puzzle once, as `.non` does.
+        const coloured = block.lines.find(hasColourItems);
+        if (coloured) colour(coloured.line);
+      }
     } else if (key === 'width' || key === 'height') {
       raw[key] = { text: itemText(value), line: value.line };
     } else if (key === 'goal') {
@@ -97,8 +111,7 @@ function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle):
       else if (value.kind !== 'literal' || value.value !== null)
         problem(value.line, 'goal must be a string of 0/1 or an array of row strings');
     } else if (COLOUR_KEYS.has(key)) {
-      problem(keyLine, COLOUR_MESSAGE);
-      raw.fatal = true;
+      colour(keyLine);
     } else {
       if (!Object.hasOwn(META_KEYS, key)) continue;
       const metaKey = META_KEYS[key]!;

@@ -38,6 +38,13 @@ const META_KEYS: Record<string, keyof PuzzleMeta> = {
 /** The keys nonobench reads: inside a clue block only these end it, so a clue such as `two` is a bad clue, not a key. */
 const KNOWN_KEYS = new Set(['width', 'height', 'rows', 'columns', 'goal', 'color', 'colour', ...Object.keys(META_KEYS)]);
 
+/** A `#` line is a comment, anywhere: readers are asked to ignore lines they do not recognise. */
+const isComment = (trimmed: string) => trimmed.startsWith('#');
+
+/** `rows N` and `columns N` (one number) are Simpson's spelling of `height N` and `width N`. */
+const sizeAlias = (name: string, rest: string) =>
+  (name === 'rows' || name === 'columns') && /^\d+$/.test(rest.trim()) ? (name === 'rows' ? 'height' : 'width') : name;
+
 /** A string value: quoted (with HTML escapes) or bare (SPDX licence codes, unquoted goals). */
 function stringValue(rest: string): string {
   const s = rest.trim();
@@ -104,13 +111,14 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     const text = lines[i]!.trim();
     const key = KEY_LINE.exec(text);
     i++;
-    if (text === '') continue;
+    if (text === '' || isComment(text)) continue;
     if (!key) {
       raw.problems.push(new PuzzleError(raw.file, lineNo, `clue line outside rows/columns: "${clip(text)}"`));
       continue;
     }
-    const name = key[1]!.toLowerCase();
     const rest = key[2] ?? '';
+    // Simpson's format also gives the size as `rows 5` / `columns 4` (then not the start of a block).
+    const name = sizeAlias(key[1]!.toLowerCase(), rest);
     if (['width', 'height', 'rows', 'columns', 'goal'].includes(name)) {
       const before = seen.get(name);
       if (before !== undefined) {
@@ -133,7 +141,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
         const expected = size && /^\d+$/.test(size.text) ? Number(size.text) : undefined;
         const collected: RawClueLine[] = [];
         while (i < m.end && !endsBlock(i, collected.length, expected)) {
-          collected.push(splitClueText(lines[i]!, i + 1));
+          if (!isComment(lines[i]!.trim())) collected.push(splitClueText(lines[i]!, i + 1));
           i++;
         }
         const block: RawBlock = { line: lineNo, lines: blockLines(collected, expected, lines) };

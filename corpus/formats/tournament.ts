@@ -68,9 +68,11 @@ export function readTournament(text: string, file: string, solutions?: { text: s
     }
     // Labels are unique past the check above, so each problem of the solutions file is reported once.
     raw.problems.push(...(problems.get(sec.label) ?? []));
-    let lines = sec.lines;
-    // One trailing blank line is a separator, not a clue, when the count is otherwise odd.
-    if (lines.length % 2 === 1 && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
+    // Trailing blank lines separate puzzles, except one that an odd count shows to be the last row's empty clue.
+    let kept = sec.lines.length;
+    while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;
+    if (kept % 2 === 1 && kept < sec.lines.length) kept++;
+    const lines = sec.lines.slice(0, kept);
     if (lines.length === 0 || lines.length % 2 === 1) {
       raw.problems.push(
         new PuzzleError(file, sec.line, `$${clip(sec.label)}: ${lines.length} clue lines; expected N column clues then N row clues`),

@@ -14,8 +14,8 @@ import { childElements, firstChild, readXml, textOf, type XmlElement } from './x
 
 /**
  * webpbn's XML export (`<puzzleset><puzzle type="grid">…`), black-and-white puzzles only.
- * Clues come as `<clue type="rows|columns"><line><count>3</count>…</line>…</clue>`; a
- * `<solution type="goal"><image>|.X.|…</image>` becomes the goal.
+ * Clues come as `<clues type="rows|columns"><line><count>3</count>…</line>…</clues>` (webpbn's
+ * element; `<clue>` is read too); a `<solution type="goal"><image>|.X.|…</image>` becomes the goal.
  */
 
 const BLACK_AND_WHITE = new Set(['black', 'white']);
@@ -79,15 +79,15 @@ function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
   const catalogue = [text('source'), text('id')].filter((s) => s !== undefined).join(' ');
   if (catalogue) meta.catalogue = catalogue;
 
-  for (const clue of childElements(el, 'clue')) {
+  for (const clue of childElements(el).filter((c) => c.name === 'clues' || c.name === 'clue')) {
     const kind = clue.attrs.type;
     if (kind !== 'rows' && kind !== 'columns') {
-      problem(clue.line, `<clue> type must be "rows" or "columns", got "${clip(kind ?? '')}"`);
+      problem(clue.line, `<${clue.name}> type must be "rows" or "columns", got "${clip(kind ?? '')}"`);
       continue;
     }
     if (raw[kind]) {
       // Which of the two is meant is unknown: checks of the clues would only add noise.
-      problem(clue.line, `duplicate <clue type="${kind}">`);
+      problem(clue.line, `duplicate <${clue.name} type="${kind}">`);
       raw.fatal = true;
       continue;
     }

@@ -27,7 +27,8 @@ function separatedTokens(line: string, width: number): string[] | null {
 /**
  * Reads a solution grid: one line per row, either one character per cell (`#`/`1`/`X` filled,
  * `.`/`0`/`-`/space empty, `?` unknown) or tab/space-separated single-character values (the
- * tournament solutions format). Blank lines and lines starting with `//`, `;` or `$` are skipped.
+ * tournament solutions format). Blank lines (but not a row of exactly `width` spaces) and lines
+ * starting with `//`, `;` or `$` are skipped.
  * Throws PuzzleError(s) naming the file and line for a wrong width, an unknown character or a
  * wrong number of rows.
  */
@@ -40,7 +41,9 @@ export function parseGridFile(text: string, file: string, width: number, height:
   lines.forEach((raw, i) => {
     const lineNo = i + 1;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (isSkipped(line.trim())) return;
+    // A line of exactly `width` spaces is a row of empty cells (space is one), not a blank line.
+    const emptyRow = line.length === width && /^ +$/.test(line);
+    if (!emptyRow && isSkipped(line.trim())) return;
     const y = rows++;
     if (y >= height) {
       if (y === height) problems.push(new PuzzleError(file, lineNo, `more rows than the puzzle's ${height}`));

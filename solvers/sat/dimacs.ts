@@ -70,7 +70,8 @@ export function parseDimacs(text: string, file = '<input>'): Cnf {
 /** Writes DIMACS CNF: comment lines, the header, one clause per line. */
 export function writeDimacs(cnf: Cnf): string {
   const out: string[] = [];
-  for (const comment of cnf.comments ?? []) out.push(comment === '' ? 'c' : `c ${comment}`);
+  // A line break inside a comment (a puzzle title may hold one) would start a line that is not a comment.
+  for (const comment of cnf.comments ?? []) for (const part of comment.split(/\r\n|[\r\n\u2028\u2029]/)) out.push(part === '' ? 'c' : `c ${part}`);
   out.push(`p cnf ${cnf.numVars} ${cnf.clauses.length}`);
   for (const clause of cnf.clauses) out.push(clause.length === 0 ? '0' : `${clause.join(' ')} 0`);
   return `${out.join('\n')}\n`;
