@@ -129,7 +129,7 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
     return settle('line-solvable', 'line');
   }
 
-  const counters = { probes: 0 };
+  const counters = { probes: 0, contradictions: 0 };
   const probed = probeToFixpoint(prop, counters);
   c.probes = counters.probes;
   if (probed === 'stopped') return settle('unknown', 'probe');

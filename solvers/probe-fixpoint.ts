@@ -15,7 +15,13 @@ export type ProbeOutcome = 'fixpoint' | 'contradiction' | 'stopped';
  * exactly "contradiction probing suffices". Since propagation is monotone, a value refuted in a
  * grid stays refuted once more cells are known, so the fixpoint does not depend on the order.
  */
-export function probeToFixpoint(prop: Propagator, counters: { probes: number } = { probes: 0 }): ProbeOutcome {
+/** What probing did: cells tried, and values refuted (a cell with both refuted counts two, as in the search's probing). */
+export interface ProbeCounters {
+  probes: number;
+  contradictions: number;
+}
+
+export function probeToFixpoint(prop: Propagator, counters: ProbeCounters = { probes: 0, contradictions: 0 }): ProbeOutcome {
   const grid = prop.grid;
   for (;;) {
     let progress = false;
@@ -32,6 +38,7 @@ export function probeToFixpoint(prop: Propagator, counters: { probes: number } =
       prop.undo(mark);
       if (prop.stopped) return 'stopped';
       if (filledOk && emptyOk) continue;
+      counters.contradictions += filledOk || emptyOk ? 1 : 2;
       if (!filledOk && !emptyOk) return 'contradiction';
       prop.assign(cell, filledOk ? FILLED : EMPTY);
       if (!prop.propagate()) return 'contradiction';

@@ -28,7 +28,7 @@ const LOAD_POLL_MASK = (1 << 14) - 1;
  * variable. Each solution is verified, then excluded by a blocking clause over the undecided cells,
  * and the engine is asked again, until `maxSolutions` are found or none is left.
  *
- * Metrics: deadEnds = conflicts, decisions = the engine's decisions, maxDepth = its highest
+ * Metrics: deadEnds = conflicts (plus values refuted by probing, with `probe`), decisions = the engine's decisions, maxDepth = its highest
  * decision level, lineSolves = the line solves of propagation and probing; `extra` holds the probes
  * (with `probe`), the engine's propagations, learnt clauses, restarts, rephases, deleted learnt
  * clauses, clauses removed as satisfied at level 0, and the CNF's variables and clauses.
@@ -51,7 +51,11 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     const pre = prePropagate(puzzle, options.shouldStop, useProbing);
     metrics.lineSolves = pre.lineSolves;
     metrics.extra.lineCacheHits = pre.cacheHits;
-    if (useProbing) metrics.extra.probes = pre.probes;
+    if (useProbing) {
+      metrics.extra.probes = pre.probes;
+      metrics.extra.probeContradictions = pre.probeContradictions;
+      metrics.deadEnds = pre.probeContradictions; // refuted values are dead ends, as in backtrack and probe
+    }
     known = pre.grid;
     if (pre.contradiction) return finish('contradiction', known, []);
     if (pre.stopped) return finish('timeout', known, []);
@@ -89,7 +93,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   }
 
   const stats = engine.stats;
-  metrics.deadEnds = stats.conflicts;
+  metrics.deadEnds += stats.conflicts;
   metrics.decisions = stats.decisions;
   metrics.maxDepth = stats.maxDecisionLevel;
   metrics.extra.propagations = stats.propagations;

@@ -136,6 +136,17 @@ describe('sat strategy', () => {
     expect(many.metrics.maxDepth).toBeGreaterThan(0);
   });
 
+  it('counts the values probing refutes as dead ends, as backtrack and probe do', () => {
+    const puzzle = loadPuzzles(join(BUNDLED_CORPUS, 'webpbn', '23.non'))[0]!;
+    const probed = sat.solve(puzzle, solveOptions({ params: { probe: true } }));
+    expect(probed.status).toBe('unique');
+    expect(probed.metrics.extra.probeContradictions).toBeGreaterThan(0);
+    // Probing finishes this puzzle, so the engine meets no conflict: every dead end is a refuted value.
+    expect([probed.metrics.decisions, probed.metrics.deadEnds]).toEqual([0, probed.metrics.extra.probeContradictions]);
+    const plain = sat.solve(puzzle, solveOptions({}));
+    expect(plain.metrics.extra.probeContradictions).toBeUndefined();
+  });
+
   it('times out promptly when the cancellation check fires', () => {
     const puzzle = makePuzzle([[1], [1]], [[1], [1]]);
     for (const propagate of [true, false]) {

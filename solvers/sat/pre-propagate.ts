@@ -9,8 +9,9 @@ export interface PrePropagation {
   grid: Grid;
   lineSolves: number;
   cacheHits: number;
-  /** Cells tried by contradiction probing (0 without it). */
+  /** Cells tried by contradiction probing, and values it refuted (0 without it). */
   probes: number;
+  probeContradictions: number;
   /** No solution: some line has no placement left, or probing refuted both values of a cell. */
   contradiction: boolean;
   /** The cancellation check fired (the grid is still sound, only incomplete). */
@@ -25,13 +26,14 @@ export function prePropagate(puzzle: Puzzle, shouldStop: () => boolean, probe = 
   const propagator = new Propagator(puzzle, new ExactLineSolver(), { shouldStop });
   propagator.enqueueAll();
   let consistent = propagator.propagate();
-  const counters = { probes: 0 };
+  const counters = { probes: 0, contradictions: 0 };
   if (consistent && probe && !propagator.stopped) consistent = probeToFixpoint(propagator, counters) !== 'contradiction';
   return {
     grid: propagator.grid.slice(),
     lineSolves: propagator.lineSolves,
     cacheHits: propagator.cacheHits,
     probes: counters.probes,
+    probeContradictions: counters.contradictions,
     contradiction: !consistent,
     stopped: propagator.stopped,
   };
