@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { puzzleProblems } from '../corpus/errors.js';
-import { thrownMessage } from './thrown.js';
+import { thrownMessage, UsageError } from './thrown.js';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 
@@ -25,6 +25,11 @@ program
     process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT);
   });
 registerCommands(program);
+// The running command, named in the help pointer of a usage error its action finds.
+let running = '';
+program.hook('preAction', (_program, action) => {
+  running = action.name();
+});
 // A usage error gets its one line and a pointer to the command's help, not the whole help.
 for (const command of program.commands) command.showHelpAfterError(`(see nonobench ${command.name()} --help)`);
 
@@ -36,6 +41,7 @@ try {
     for (const p of problems) process.stderr.write(`${p.message}\n`);
   } else {
     process.stderr.write(`nonobench: ${thrownMessage(err)}\n`);
+    if (err instanceof UsageError && running) process.stderr.write(`(see nonobench ${running} --help)\n`);
   }
   process.exitCode = EXIT_BAD_INPUT;
 }

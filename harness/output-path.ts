@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
@@ -23,3 +23,9 @@ export function ensureDir(dir: string): void {
 
 /** Creates the directory an output file goes into, as `run` and `merge` do. */
 export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
+
+/** Writes an output file (an `--svg`, `--out`), creating its directory first. */
+export function writeOutputFile(file: string, text: string): void {
+  ensureParentDir(file);
+  writeFileSync(file, text);
+}

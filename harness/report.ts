@@ -8,6 +8,7 @@ import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, typ
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './report-html.js';
 import { median } from './stats.js';
 import { RunSummary } from './summary.js';
+import { UsageError } from './thrown.js';
 
 /** Columns the report reads; the metadata columns are shown when present. */
 export const REPORT_COLUMNS = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'] as const;
@@ -193,7 +194,7 @@ export async function buildReport(csv: RunCsv, options: ReportOptions = {}): Pro
   const strategies = distinct(csv.records.map((r) => r.strategy!));
   for (const [flag, name] of [['--x', options.x], ['--y', options.y]] as const)
     if (name !== undefined && !strategies.includes(name))
-      throw new Error(`${flag} ${name}: no such strategy in ${csv.file} (it has ${strategies.join(', ') || 'none'})`);
+      throw new UsageError(`${flag} ${name}: no such strategy in ${csv.file} (it has ${strategies.join(', ') || 'none'})`);
   const xName = options.x ?? strategies.find((s) => s !== options.y);
   const yName = options.y ?? strategies.find((s) => s !== xName);
   if (xName !== undefined && xName === yName) throw new Error('--x and --y must name two different strategies');

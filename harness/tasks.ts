@@ -1,4 +1,5 @@
 import type { Puzzle } from '../corpus/model.js';
+import { UsageError } from './thrown.js';
 
 /** One unit of work: a puzzle solved once by one strategy. */
 export interface Task {
@@ -46,7 +47,7 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const k = m ? Number(m[1]) : NaN;
   const n = m ? Number(m[2]) : NaN;
-  if (!m || n < 1 || k < 1 || k > n) throw new Error(`--shard expects K/N with 1 ≤ K ≤ N, got "${text}"`);
+  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard expects K/N with 1 ≤ K ≤ N, got "${text}"`);
   return { k, n };
 }
 

@@ -10,5 +10,8 @@ export function thrownMessage(thrown: unknown): string {
   return `threw ${oneLine(shown ?? String(thrown))}`;
 }
 
+/** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */
+export class UsageError extends Error {}
+
 /** Line breaks and runs of blanks become one space. */
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -27,7 +27,7 @@ beforeAll(() => {
 
 describe('nonobench check', () => {
   it('prints ok and exits 0 for the goal, and draws it', () => {
-    const svg = join(dir, 'goal.svg');
+    const svg = join(dir, 'new', 'folder', 'goal.svg'); // its folder is made
     const { code, out } = run('check', DANCER, file('goal.txt', `${goalRows().join('\n')}\n`), '--svg', svg);
     expect(code).toBe(0);
     expect(out).toBe('ok\n');

@@ -231,6 +231,14 @@ describe('usage errors and progress', () => {
     expect(cli('cnf')).toMatchObject({ code: 2, err: "error: missing required argument 'puzzle'\n(see nonobench cnf --help)\n" });
   });
 
+  it('so does a bad value a command finds itself, before it runs anything', () => {
+    const known = 'known: enumeration, overlap, backtrack, probe, sat; or give a module path';
+    expect(cli('run', CROSS, '--shard', '0/2')).toMatchObject({ code: 2, err: 'nonobench: --shard expects K/N with 1 ≤ K ≤ N, got "0/2"\n(see nonobench run --help)\n' });
+    expect(cli('run', CROSS, '--strategies', 'overlap,bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench run --help)\n` });
+    expect(cli('solve', CROSS, '-s', 'bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench solve --help)\n` });
+    expect(cli('run', CROSS, '--strategies', ',')).toMatchObject({ code: 2, err: 'nonobench: --strategies names no strategy\n(see nonobench run --help)\n' });
+  });
+
   it('prints the final progress line once when it is not a terminal', () => {
     const lines: string[] = [];
     const stream = new Writable({

@@ -118,7 +118,7 @@ describe('report on a real run', () => {
     expect(svgs(page)[1]).toContain("X-axis titled 'quick-goal time (ms)'");
     const bad = spawnSync('node', [CLI, 'report', csv, '--x', 'nope', '--out', join(tmp(), 'x.html')], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^nonobench: --x nope: no such strategy in .*run\.csv \(it has slow-goal, quick-goal\)\n$/);
+    expect(bad.stderr).toMatch(/^nonobench: --x nope: no such strategy in .*run\.csv \(it has slow-goal, quick-goal\)\n\(see nonobench report --help\)\n$/);
   });
 });
 

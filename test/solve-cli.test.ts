@@ -45,7 +45,7 @@ describe('nonobench solve', () => {
   });
 
   it('prints the picture, the status and the metrics, and writes an SVG', () => {
-    const svg = join(dir, 'dancer.svg');
+    const svg = join(dir, 'new', 'dancer.svg'); // its folder is made
     const { code, out } = run('solve', DANCER, '--strategy', 'enumeration', '--svg', svg);
     expect(code).toBe(0);
     expect(out).not.toContain('\x1b');

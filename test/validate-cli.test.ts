@@ -74,9 +74,9 @@ describe('the CLI on malformed input', () => {
     ]);
     expect(missing.stderr).toBe('test/fixtures/none-such.non:0: cannot read the file (no such file or directory)\n');
     expect(missing.code).toBe(2);
-    expect(format.stderr).toBe('nonobench: --format must be non or json, got "pdf"\n');
+    expect(format.stderr).toBe('nonobench: --format must be non or json, got "pdf"\n(see nonobench convert --help)\n');
     expect(format.code).toBe(2);
-    expect(unknownOut.stderr).toMatch(/^nonobench: cannot tell the output format of ".*x\.csv": name it \.non, \.nonpack or \.json, or give --format\n$/);
+    expect(unknownOut.stderr).toMatch(/^nonobench: cannot tell the output format of ".*x\.csv": name it \.non, \.nonpack or \.json, or give --format\n\(see nonobench convert --help\)\n$/);
     expect(unknownOut.code).toBe(2);
   });
 });

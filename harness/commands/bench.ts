@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
-import { expandStrategyList, loadStrategy } from '../../solvers/registry.js';
+import { loadStrategy } from '../../solvers/registry.js';
 import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../bench/micro.js';
 import { writeCsv } from '../csv.js';
-import { positiveInt } from './options.js';
+import { positiveInt, strategySpecs } from './options.js';
 
 export function registerBench(program: Command): void {
   program
@@ -14,7 +14,7 @@ export function registerBench(program: Command): void {
     .option('--time <ms>', 'time budget per benchmark in ms', positiveInt('--time'), 500)
     .option('--out <file>', 'CSV to write (default: reports/runs/bench-<timestamp>.csv)')
     .action(async (o) => {
-      const strategies = await Promise.all(expandStrategyList(o.strategies).map((s) => loadStrategy(s)));
+      const strategies = await Promise.all(strategySpecs(o.strategies).map((s) => loadStrategy(s)));
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
       const out = o.out ?? join(REPORTS_DIR, 'runs', `bench-${new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '')}.csv`);

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PuzzleError, PuzzleErrors } from '../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../corpus/grid.js';
@@ -6,6 +5,7 @@ import { withoutBom } from '../../corpus/formats/text.js';
 import { loadPuzzle } from '../../corpus/load.js';
 import type { Grid } from '../../corpus/model.js';
 import { renderSvg } from '../../corpus/render.js';
+import { writeOutputFile } from '../output-path.js';
 import { readInput } from '../read-input.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
@@ -88,7 +88,7 @@ export function registerCheck(program: Command): void {
     .action((puzzlePath: string, gridPath: string, opts: { svg?: string; maxSize?: number }) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const grid = parseGridFile(readInput(gridPath), gridPath, puzzle.width, puzzle.height);
-      if (opts.svg) writeFileSync(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
+      if (opts.svg) writeOutputFile(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
       const violations = verifyGrid(puzzle, grid);
       if (violations.length === 0) {
         process.stdout.write('ok\n');

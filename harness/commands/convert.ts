@@ -4,6 +4,7 @@ import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpu
 import { loadPuzzles } from '../../corpus/load.js';
 import type { LoadOptions } from '../../corpus/validate.js';
 import { ensureParentDir } from '../output-path.js';
+import { UsageError } from '../thrown.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
 interface ConvertOptions {
@@ -25,10 +26,10 @@ export function registerConvert(program: Command): void {
     .action((input: string, out: string, opts: ConvertOptions) => {
       let format: WritableFormat | undefined;
       if (opts.format !== undefined) {
-        if (opts.format !== 'non' && opts.format !== 'json') throw new Error(`--format must be non or json, got "${opts.format}"`);
+        if (opts.format !== 'non' && opts.format !== 'json') throw new UsageError(`--format must be non or json, got "${opts.format}"`);
         format = opts.format;
       } else format = out === '-' ? 'non' : writableFormatOf(out); // standard output has no extension: .non text
-      if (!format) throw new Error(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
+      if (!format) throw new UsageError(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
       const load: LoadOptions = loadOptionsOf(opts);
       if (opts.solutions !== undefined) load.solutions = opts.solutions;
       const puzzles = loadPuzzles(input, load);

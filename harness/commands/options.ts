@@ -1,5 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
+import { expandStrategyList, isModuleSpecifier, strategyNames } from '../../solvers/registry.js';
+import { UsageError } from '../thrown.js';
 
 /** commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint). */
 
@@ -47,3 +49,16 @@ export const maxSizeOption = (defaultText = String(DEFAULT_MAX_SIZE)) =>
 
 /** The loader options a command's `--max-size` gives. */
 export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSize !== undefined ? { maxSize: o.maxSize } : {});
+
+/**
+ * A `--strategies` list (`all` expands to the built-ins) with every name checked before anything runs:
+ * an unknown built-in name is a usage error; module paths are loaded (and checked) later.
+ */
+export function strategySpecs(list: string, option = '--strategies'): string[] {
+  const specs = expandStrategyList(list);
+  if (specs.length === 0) throw new UsageError(`${option} names no strategy`);
+  for (const spec of specs)
+    if (!isModuleSpecifier(spec) && !strategyNames().includes(spec))
+      throw new UsageError(`unknown strategy "${spec}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+  return specs;
+}

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { REPORTS_DIR } from '../../corpus/paths.js';
-import { expandStrategyList } from '../../solvers/registry.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../run.js';
 import { parseShard } from '../tasks.js';
-import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt } from './options.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, strategySpecs } from './options.js';
 
 const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
 
@@ -29,7 +28,7 @@ export function registerRun(program: Command): void {
     .action(async (paths: string[], o) => {
       const result = await runCorpus({
         paths,
-        strategies: expandStrategyList(o.strategies),
+        strategies: strategySpecs(o.strategies),
         repeat: o.repeat,
         warmup: o.warmup,
         timeoutS: o.timeout,

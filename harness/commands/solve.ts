@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
 import { loadPuzzle } from '../../corpus/load.js';
@@ -10,8 +9,9 @@ import { checkAnswer, malformed } from '../outcome.js';
 import { hardLimitMs, SolverPool } from '../pool.js';
 import { DEFAULT_MEMORY_MB } from '../run.js';
 import type { WorkerReply } from '../worker.js';
+import { writeOutputFile } from '../output-path.js';
 import { thrownMessage } from '../thrown.js';
-import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt } from './options.js';
+import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpecs } from './options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
 export const DEFAULT_SOLVE_TIMEOUT_S = 60;
@@ -88,7 +88,8 @@ export function registerSolve(program: Command): void {
     .addOption(maxSizeOption())
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const strategy = await loadStrategy(opts.strategy);
+      const [spec] = strategySpecs(opts.strategy, '--strategy');
+      const strategy = await loadStrategy(spec!);
       let result: SolveResult;
       let timeMs: number;
       if (opts.timeout > 0) {
@@ -116,7 +117,7 @@ export function registerSolve(program: Command): void {
       const { width, height } = puzzle;
       const [first, second] = result.solutions;
       const mark = first && second ? differingCells(first, second) : undefined;
-      if (opts.svg) writeFileSync(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
+      if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
 
       const metrics = result.metrics;
       if (opts.json) {
