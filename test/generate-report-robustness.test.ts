@@ -70,12 +70,18 @@ describe('generate option errors', () => {
   });
 });
 
+/** A run of overlap and backtrack over PUZZLE into DIR/run.csv; its path. */
+async function runCsv(dir: string): Promise<string> {
+  const csv = join(dir, 'run.csv');
+  const run = await cli(['run', PUZZLE, '--strategies', 'overlap,backtrack', '--workers', '1', '--quiet', '--out', csv]);
+  expect(run.code).toBe(0);
+  return csv;
+}
+
 describe('output paths', () => {
   it('report, convert and cnf create a missing output folder', async () => {
     const dir = tmp();
-    const csv = join(dir, 'run.csv');
-    const run = await cli(['run', PUZZLE, '--strategies', 'overlap,backtrack', '--workers', '1', '--quiet', '--out', csv]);
-    expect(run.code).toBe(0);
+    const csv = await runCsv(dir);
     const [report, convert, cnf] = await Promise.all([
       cli(['report', csv, '--out', join(dir, 'a', 'b', 'r.html')]),
       cli(['convert', PUZZLE, join(dir, 'c', 'd', 'p.json')]),
@@ -113,9 +119,7 @@ describe('convert to standard output', () => {
 describe('report of a run with only hard timeouts', () => {
   it('says there is nothing to plot instead of drawing NaN axes, and calls the timeouts what they are', async () => {
     const dir = tmp();
-    const csv = join(dir, 'run.csv');
-    const run = await cli(['run', PUZZLE, '--strategies', 'overlap,backtrack', '--workers', '1', '--quiet', '--out', csv]);
-    expect(run.code).toBe(0);
+    const csv = await runCsv(dir);
     // Turn every row into a hard timeout: status timeout, no time.
     const [header, ...rows] = readFileSync(csv, 'utf8').trimEnd().split('\n');
     const cols = header!.split(',');

@@ -236,6 +236,8 @@ describe('usage errors and progress', () => {
     expect(cli('run', CROSS, '--shard', '0/2')).toMatchObject({ code: 2, err: 'nonobench: --shard expects K/N with 1 ≤ K ≤ N, got "0/2"\n(see nonobench run --help)\n' });
     expect(cli('run', CROSS, '--strategies', 'overlap,bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench run --help)\n` });
     expect(cli('solve', CROSS, '-s', 'bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench solve --help)\n` });
+    // `all` names a list, which solve's single strategy cannot be.
+    expect(cli('solve', CROSS, '-s', 'all')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "all" (${known})\n(see nonobench solve --help)\n` });
     expect(cli('run', CROSS, '--strategies', ',')).toMatchObject({ code: 2, err: 'nonobench: --strategies names no strategy\n(see nonobench run --help)\n' });
   });
 

@@ -54,11 +54,15 @@ export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSiz
  * A `--strategies` list (`all` expands to the built-ins) with every name checked before anything runs:
  * an unknown built-in name is a usage error; module paths are loaded (and checked) later.
  */
-export function strategySpecs(list: string, option = '--strategies'): string[] {
+export function strategySpecs(list: string): string[] {
   const specs = expandStrategyList(list);
-  if (specs.length === 0) throw new UsageError(`${option} names no strategy`);
-  for (const spec of specs)
-    if (!isModuleSpecifier(spec) && !strategyNames().includes(spec))
-      throw new UsageError(`unknown strategy "${spec}" (known: ${strategyNames().join(', ')}; or give a module path)`);
-  return specs;
+  if (specs.length === 0) throw new UsageError('--strategies names no strategy');
+  return specs.map(strategySpec);
+}
+
+/** One strategy name or module path (`solve --strategy`), checked like each of strategySpecs'. */
+export function strategySpec(spec: string): string {
+  if (!isModuleSpecifier(spec) && !strategyNames().includes(spec))
+    throw new UsageError(`unknown strategy "${spec}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+  return spec;
 }

@@ -11,7 +11,7 @@ import { DEFAULT_MEMORY_MB } from '../run.js';
 import type { WorkerReply } from '../worker.js';
 import { writeOutputFile } from '../output-path.js';
 import { thrownMessage } from '../thrown.js';
-import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpecs } from './options.js';
+import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from './options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
 export const DEFAULT_SOLVE_TIMEOUT_S = 60;
@@ -88,8 +88,7 @@ export function registerSolve(program: Command): void {
     .addOption(maxSizeOption())
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const [spec] = strategySpecs(opts.strategy, '--strategy');
-      const strategy = await loadStrategy(spec!);
+      const strategy = await loadStrategy(strategySpec(opts.strategy));
       let result: SolveResult;
       let timeMs: number;
       if (opts.timeout > 0) {
