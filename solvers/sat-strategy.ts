@@ -1,6 +1,6 @@
 import { countKnown, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../corpus/model.js';
-import { blockingClause, decodeGrid, encodeNonogramFlat } from './sat/encode.js';
+import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, encodingNamed, type EncodingName } from './sat/encode.js';
 import { prePropagate } from './sat/pre-propagate.js';
 import { SatSolver } from './sat/solver.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from './types.js';
@@ -14,19 +14,31 @@ export function readBooleanParam(params: SolveOptions['params'], name: string, f
   throw new Error(`sat: ${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+/** Param `encoding`: blocks (the default) or automaton. */
+function readEncodingParam(params: SolveOptions['params']): EncodingName {
+  const raw = params?.encoding;
+  if (raw === undefined) return DEFAULT_ENCODING;
+  try {
+    return encodingNamed(String(raw));
+  } catch (error) {
+    throw new Error(`sat: ${(error as Error).message}`);
+  }
+}
+
 /** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
 const LOAD_POLL_MASK = (1 << 14) - 1;
 
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
  * `propagate`, default true), then, with param `probe` (default false), single-cell contradiction
- * probing: it cuts the total time over sets of puzzles that need search, but not the longest
- * searches (see the README). The puzzle is then encoded with the settled cells as unit clauses (see
- * sat/encode.ts) and solved. The engine branches on cell variables only (param `cellDecisions`,
- * default true): the automaton states follow from the cells by propagation, and on samples of the
- * tournament puzzles this took a third to two thirds fewer conflicts than branching on every
- * variable. Each solution is verified, then excluded by a blocking clause over the undecided cells,
- * and the engine is asked again, until `maxSolutions` are found or none is left.
+ * probing: it saves work on random puzzles but costs time on the tournament set (see the
+ * README). The puzzle is then encoded with the settled cells as unit clauses
+ * (param `encoding`: `blocks`, the default, or `automaton`; see sat/encode.ts) and solved. Param
+ * `cellDecisions` lets the engine branch on cell variables only; its default follows the
+ * encoding (off for `blocks`, on for `automaton`), the faster choice for each on the random and
+ * tournament puzzles (see the README). Each solution is verified, then excluded by a blocking
+ * clause over the undecided cells, and the engine is asked again, until `maxSolutions` are found
+ * or none is left.
  *
  * Metrics: deadEnds = conflicts (plus values refuted by probing, with `probe`), decisions = the engine's decisions, maxDepth = its highest
  * decision level, lineSolves = the line solves of propagation and probing; `extra` holds the probes
@@ -36,7 +48,8 @@ const LOAD_POLL_MASK = (1 << 14) - 1;
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const usePropagation = readBooleanParam(options.params, 'propagate', true);
   const useProbing = readBooleanParam(options.params, 'probe', false);
-  const branchOnCellsOnly = readBooleanParam(options.params, 'cellDecisions', true);
+  const encoding = readEncodingParam(options.params);
+  const branchOnCellsOnly = readBooleanParam(options.params, 'cellDecisions', encoding === 'automaton');
   if (useProbing && !usePropagation) throw new Error('sat: probe=true needs propagate=true (probing builds on line propagation)');
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
@@ -63,7 +76,11 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
 
   // Encoding and loading a large CNF take seconds at 200×200: both poll the limit as they go.
   if (options.shouldStop()) return finish('timeout', known, []);
-  const cnf = encodeNonogramFlat(puzzle, usePropagation ? known : undefined, options.shouldStop);
+  const cnf = encodeNonogramFlat(puzzle, {
+    known: usePropagation ? known : undefined,
+    encoding,
+    shouldStop: options.shouldStop,
+  });
   if (!cnf) return finish('timeout', known, []);
   const { clauses } = cnf;
   metrics.extra.variables = cnf.numVars;
@@ -73,7 +90,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
     if ((i & LOAD_POLL_MASK) === LOAD_POLL_MASK && options.shouldStop()) return finish('timeout', known, []);
   }
-  // Automaton states follow from the cells by propagation (see encode.ts): branch on cells only.
+  // Auxiliary variables follow from the cells by propagation (see encode.ts).
   if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
   if (options.shouldStop()) return finish('timeout', known, []);
 
@@ -121,6 +138,6 @@ function withFixedCells(known: Grid, engine: SatSolver): Grid {
 
 export const sat: Strategy = {
   name: 'sat',
-  description: 'CDCL SAT solving of a line-automaton CNF encoding, after line propagation (param propagate)',
+  description: 'CDCL SAT solving of a block-start CNF encoding (param encoding), after line propagation (param propagate)',
   solve: solveBySat,
 };

@@ -97,4 +97,30 @@ describe('nonobench cnf', () => {
     expect(p.code).toBe(2);
     expect(p.stderr).toMatch(/no value to variable 3 \(cell row 1, column 3\)/);
   });
+
+  it('writes the automaton encoding with --encoding automaton, and decodes its models only with the same --encoding', () => {
+    const dir = tmp();
+    const r = cli('cnf', PUZZLE, '--encoding', 'automaton');
+    expect(r.code).toBe(0);
+    const cnf = parseDimacs(r.stdout, 'stdout');
+    const ours = encodeNonogram(puzzle, { encoding: 'automaton' });
+    expect(cnf.clauses).toEqual(ours.clauses);
+    expect(cnf.comments![0]).toBe('nonobench CNF encoding of a nonogram (encoding automaton)');
+    expect(cnf.numVars).toBeGreaterThan(encodeNonogram(puzzle).numVars);
+    const model = modelFile(dir, r.stdout, 'minisat');
+    const decoded = cli('cnf', '--decode', model, PUZZLE, '--encoding', 'automaton');
+    expect(decoded.code).toBe(0);
+    expect(decoded.stdout.trim().split('\n')).toEqual(gridToRows(puzzle.goal!, puzzle.width));
+    const mismatched = cli('cnf', '--decode', model, PUZZLE);
+    expect(mismatched.code).toBe(2);
+    expect(mismatched.stderr).toMatch(/names a variable above \d+ \(encoding blocks: give the --encoding the CNF was written with\)/);
+  });
+
+  it('refuses an unknown --encoding before reading anything', () => {
+    const r = cli('cnf', PUZZLE, '--encoding', 'ladder');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown encoding "ladder" (known: blocks, automaton)');
+    expect(r.stderr).toContain('(see nonobench cnf --help)');
+    expect(r.stdout).toBe('');
+  });
 });

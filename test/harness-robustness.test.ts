@@ -190,10 +190,11 @@ describe('one-line errors of check, cnf and solve', () => {
     expect(cli('cnf', '--decode', missing, CROSS)).toMatchObject(expected);
   });
 
-  it('cnf names automaton states in its header only when there are some', () => {
-    const header = (path: string) => cli('cnf', path).out.split('\n').find((l) => l.startsWith('c variables'));
+  it('cnf names its auxiliary variables in its header only when there are some', () => {
+    const header = (...args: string[]) => cli('cnf', ...args).out.split('\n').find((l) => l.startsWith('c variables'));
     expect(header(`${DIAGONALS}#3`)).toBe('c variables 1..9 are the cells');
-    expect(header(CROSS)).toMatch(/^c variables 1\.\.25 are the cells; 26\.\.\d+ are line-automaton states$/);
+    expect(header(CROSS)).toMatch(/^c variables 1\.\.25 are the cells; 26\.\.\d+ are block starts \("block b starts at p or later"\)$/);
+    expect(header(CROSS, '--encoding', 'automaton')).toMatch(/^c variables 1\.\.25 are the cells; 26\.\.\d+ are line-automaton states$/);
   });
 
   it('solve prints a multi-line strategy error as one line', () => {

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle } from '../corpus/model.js';
 import { cluesOf, isSolution } from '../corpus/grid.js';
 import { SatSolver } from '../solvers/sat/solver.js';
-import { blockingClause, cellVariable, decodeGrid, encodeLineCnf, encodeNonogram } from '../solvers/sat/encode.js';
+import { solveLineOverlap } from '../solvers/line/overlap.js';
+import { blockingClause, cellVariable, decodeGrid, encodeLineCnf, encodeNonogram, ENCODINGS, type EncodingName } from '../solvers/sat/encode.js';
 
 /** Block lengths of the line spelt by the low n bits of mask (bit i = cell i filled). */
 function runsOfMask(mask: number, n: number): number[] {
@@ -51,8 +52,8 @@ const lineCase = fc
   }));
 
 /** Runs unit propagation (at level 0) over the line CNF plus units for the known cells. */
-function propagateLine(clue: number[], n: number, known: number[], pruneInEncoder: boolean): SatSolver | null {
-  const cnf = encodeLineCnf(clue, n, pruneInEncoder ? known : undefined);
+function propagateLine(clue: number[], n: number, known: number[], pruneInEncoder: boolean, encoding: EncodingName): SatSolver | null {
+  const cnf = encodeLineCnf(clue, n, pruneInEncoder ? known : undefined, encoding);
   const s = new SatSolver(cnf.numVars);
   for (const c of cnf.clauses) if (!s.addClause(c)) return null;
   for (let i = 0; i < n; i++) {
@@ -62,57 +63,99 @@ function propagateLine(clue: number[], n: number, known: number[], pruneInEncode
   return s;
 }
 
-describe('line encoding', () => {
+/** What each cell must be over all fillings: true, false, or undefined when they disagree. */
+function forcedValues(all: number[], n: number): (boolean | undefined)[] {
+  return Array.from({ length: n }, (_, i) => {
+    const ones = all.filter((m) => (m >> i) & 1).length;
+    return ones === all.length ? true : ones === 0 ? false : undefined;
+  });
+}
+
+describe('line encoding: automaton', () => {
   for (const prune of [false, true]) {
     it(`unit propagation decides exactly the cells an exact line solver decides (${prune ? 'pruned by known cells' : 'known cells as units'})`, () => {
       fc.assert(
         fc.property(lineCase, ({ n, clue, known }) => {
           const all = fillings(clue, n, known);
-          const s = propagateLine(clue, n, known, prune);
+          const s = propagateLine(clue, n, known, prune, 'automaton');
           expect(s === null).toBe(all.length === 0);
           if (!s) return;
-          for (let i = 0; i < n; i++) {
-            const ones = all.filter((m) => (m >> i) & 1).length;
-            const expected = ones === all.length ? true : ones === 0 ? false : undefined;
-            expect(s.fixedValue(i + 1)).toBe(expected);
-          }
+          const forced = forcedValues(all, n);
+          for (let i = 0; i < n; i++) expect(s.fixedValue(i + 1)).toBe(forced[i]);
         }),
         { numRuns: 800 },
       );
     });
   }
+});
 
-  it('has one model per filling of the line', () => {
+describe('line encoding: blocks', () => {
+  it('unit propagation is sound, and decides at least what the overlap rules decide', () => {
     fc.assert(
-      fc.property(lineCase, ({ n, clue, known }) => {
-        const cnf = encodeLineCnf(clue, n, known);
-        const s = new SatSolver(cnf.numVars);
-        cnf.clauses.forEach((c) => s.addClause(c));
-        const seen = new Set<number>();
-        while (s.solve() === 'sat') {
-          let mask = 0;
-          for (let i = 0; i < n; i++) if (s.value(i + 1)) mask |= 1 << i;
-          expect(seen.has(mask)).toBe(false);
-          seen.add(mask);
-          if (!s.addClause(Array.from({ length: n }, (_, i) => ((mask >> i) & 1 ? -(i + 1) : i + 1)))) break;
+      fc.property(lineCase, fc.boolean(), ({ n, clue, known }, prune) => {
+        const all = fillings(clue, n, known);
+        const s = propagateLine(clue, n, known, prune, 'blocks');
+        const overlap = solveLineOverlap(clue, Uint8Array.from(known));
+        if (all.length === 0) {
+          if (overlap === null) expect(s).toBeNull(); // an impossibility the overlap rules see
+          if (prune) expect(s).toBeNull(); // pruning uses the exact placements
+          return;
         }
-        expect([...seen].sort((a, b) => a - b)).toEqual(fillings(clue, n, known));
+        expect(s).not.toBeNull();
+        expect(overlap).not.toBeNull();
+        const forced = forcedValues(all, n);
+        for (let i = 0; i < n; i++) {
+          const value = s!.fixedValue(i + 1);
+          if (value !== undefined) expect(value).toBe(forced[i]);
+          if (overlap![i] !== UNKNOWN) expect(value).toBe(overlap![i] === FILLED);
+        }
       }),
-      { numRuns: 300 },
+      { numRuns: 1500 },
     );
   });
 
-  it('needs no variables for a line that is fully determined, and an empty clause for an impossible one', () => {
-    const full = encodeLineCnf([5], 5);
-    expect(full.numVars).toBe(5);
-    expect(full.clauses).toEqual([[1], [2], [3], [4], [5]]);
-    const empty = encodeLineCnf([], 3);
-    expect(empty.numVars).toBe(3);
-    expect(empty.clauses).toEqual([[-1], [-2], [-3]]);
-    expect(encodeLineCnf([2, 2], 4).clauses).toContainEqual([]);
-    expect(encodeLineCnf([2], 3, [EMPTY, FILLED, EMPTY]).clauses).toContainEqual([]);
+  it('gives a block variables only for the starts that placements fitting the known cells use', () => {
+    // Clue 2 in 6 cells with cell 3 filled: block 0 starts at 2 or 3, so one variable, s ≥ 3.
+    const cnf = encodeLineCnf([2], 6, [UNKNOWN, UNKNOWN, UNKNOWN, FILLED, UNKNOWN, UNKNOWN], 'blocks');
+    expect(cnf.numVars).toBe(7);
   });
 });
+
+for (const encoding of ENCODINGS) {
+  describe(`line encoding: ${encoding}`, () => {
+    it('has one model per filling of the line', () => {
+      fc.assert(
+        fc.property(lineCase, ({ n, clue, known }) => {
+          const cnf = encodeLineCnf(clue, n, known, encoding);
+          const s = new SatSolver(cnf.numVars);
+          cnf.clauses.forEach((c) => s.addClause(c));
+          const seen = new Set<number>();
+          while (s.solve() === 'sat') {
+            let mask = 0;
+            for (let i = 0; i < n; i++) if (s.value(i + 1)) mask |= 1 << i;
+            expect(seen.has(mask)).toBe(false);
+            seen.add(mask);
+            // Exclude the whole model, auxiliary variables included: a second model of the same filling would show up.
+            if (!s.addClause(Array.from({ length: cnf.numVars }, (_, v) => (s.value(v + 1) ? -(v + 1) : v + 1)))) break;
+          }
+          expect([...seen].sort((a, b) => a - b)).toEqual(fillings(clue, n, known));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('needs no variables for a line that is fully determined, and an empty clause for an impossible one', () => {
+      const full = encodeLineCnf([5], 5, undefined, encoding);
+      expect(full.numVars).toBe(5);
+      expect(full.clauses).toEqual([[1], [2], [3], [4], [5]]);
+      const empty = encodeLineCnf([], 3, undefined, encoding);
+      expect(empty.numVars).toBe(3);
+      expect(empty.clauses).toEqual([[-1], [-2], [-3]]);
+      expect(encodeLineCnf([2, 2], 4, undefined, encoding).clauses).toContainEqual([]);
+      expect(encodeLineCnf([2], 3, [EMPTY, FILLED, EMPTY], encoding).clauses).toContainEqual([]);
+    });
+  });
+}
 
 describe('puzzle encoding', () => {
   const pictures = fc
@@ -125,13 +168,13 @@ describe('puzzle encoding', () => {
       }),
     );
 
-  it('numbers cell (r, c) as r·width + c + 1 and decodes models into solutions', () => {
+  it('numbers cell (r, c) as r·width + c + 1 and decodes models into solutions, in both encodings', () => {
     fc.assert(
-      fc.property(pictures, ({ w, h, cells }) => {
+      fc.property(pictures, fc.constantFrom(...ENCODINGS), ({ w, h, cells }, encoding) => {
         const picture = Uint8Array.from(cells, (b) => (b ? FILLED : EMPTY));
         const { rows, columns } = cluesOf(picture, w, h);
         const puzzle = makePuzzle(rows, columns);
-        const cnf = encodeNonogram(puzzle);
+        const cnf = encodeNonogram(puzzle, { encoding });
         expect(cnf.cellVars).toBe(w * h);
         expect(cellVariable(w, h - 1, w - 1)).toBe(w * h);
         for (const c of cnf.clauses) for (const l of c) expect(Math.abs(l)).toBeLessThanOrEqual(cnf.numVars);
@@ -141,7 +184,7 @@ describe('puzzle encoding', () => {
         const grid = decodeGrid(puzzle, (v) => s.value(v));
         expect(isSolution(puzzle, grid)).toBe(true);
         // The picture itself satisfies the cell units of the encoding with known = picture.
-        const fixed = encodeNonogram(puzzle, picture);
+        const fixed = encodeNonogram(puzzle, { known: picture, encoding });
         const t = new SatSolver(fixed.numVars);
         expect(fixed.clauses.every((c) => t.addClause(c))).toBe(true);
         expect(t.solve()).toBe('sat');

@@ -52,18 +52,30 @@ describe('sat strategy', () => {
     expect(() => sat.solve(makePuzzle([[1]], [[1]]), solveOptions({ params: { cellDecisions: 'x' } }))).toThrow(/cellDecisions/);
   });
 
-  for (const [propagate, cellDecisions, probe] of [
-    [true, true, false],
-    [false, false, false],
-    [true, true, true],
-  ]) {
-    it(`counts solutions (capped at 2) like a brute force up to 8×8 (propagate ${propagate}, cellDecisions ${cellDecisions}, probe ${probe})`, () => {
+  it('encodes with blocks unless param encoding says automaton, and names the encodings it knows', () => {
+    const puzzle = makePuzzle([[1], [1]], [[1], [1]]); // two solutions, nothing settled by propagation
+    const variables = (params: Record<string, string>) => sat.solve(puzzle, solveOptions({ params })).metrics.extra.variables;
+    // blocks: one start variable per line (start ≥ 1); automaton: the layers' nodes of each line.
+    expect(variables({})).toBe(4 + 4);
+    expect(variables({ encoding: 'blocks' })).toBe(4 + 4);
+    expect(variables({ encoding: 'automaton' })).toBeGreaterThan(8);
+    expect(() => sat.solve(puzzle, solveOptions({ params: { encoding: 'ladder' } }))).toThrow(/sat: unknown encoding "ladder" \(known: blocks, automaton\)/);
+  });
+
+  for (const [encoding, propagate, cellDecisions, probe] of [
+    ['blocks', true, false, false],
+    ['blocks', false, true, false],
+    ['blocks', true, false, true],
+    ['automaton', true, true, false],
+    ['automaton', false, false, false],
+  ] as const) {
+    it(`counts solutions (capped at 2) like a brute force up to 8×8 (${encoding}, propagate ${propagate}, cellDecisions ${cellDecisions}, probe ${probe})`, () => {
       const seen = new Set<number>();
       fc.assert(
         fc.property(randomPuzzle(8), (puzzle) => {
           const expected = bruteForceSolutions(puzzle, 2);
           seen.add(expected.length);
-          const r = sat.solve(puzzle, solveOptions({ params: { propagate, cellDecisions, probe } }));
+          const r = sat.solve(puzzle, solveOptions({ params: { encoding, propagate, cellDecisions, probe } }));
           expect(r.solutions).toHaveLength(expected.length);
           expect(r.metrics.solutionsFound).toBe(expected.length);
           expect(r.status).toBe(['contradiction', 'unique', 'multiple'][expected.length]);
@@ -76,7 +88,7 @@ describe('sat strategy', () => {
           if (!propagate) expect(r.metrics.lineSolves).toBe(0);
           expect(r.metrics.extra.probes !== undefined).toBe(probe);
         }),
-        { numRuns: propagate && !probe ? 150 : 100 },
+        { numRuns: encoding === 'blocks' && propagate && !probe ? 150 : 80 },
       );
       expect([...seen].sort()).toEqual([0, 1, 2]); // the sample covers every outcome
     });
@@ -109,11 +121,11 @@ describe('sat strategy', () => {
   });
 
   const backtrack = builtInStrategies().find((s) => s.name === 'backtrack');
-  it.skipIf(!backtrack)('counts solutions like backtrack up to 12×12', () => {
+  it.skipIf(!backtrack)('counts solutions like backtrack up to 12×12, in either encoding', () => {
     fc.assert(
-      fc.property(randomPuzzle(12), (puzzle) => {
+      fc.property(randomPuzzle(12), fc.constantFrom('blocks', 'automaton'), (puzzle, encoding) => {
         const theirs = backtrack!.solve(puzzle, solveOptions());
-        const ours = sat.solve(puzzle, solveOptions());
+        const ours = sat.solve(puzzle, solveOptions({ params: { encoding } }));
         expect(ours.status).toBe(theirs.status);
         expect(ours.solutions.length).toBe(theirs.solutions.length);
         expectSound(puzzle, ours.solutions);

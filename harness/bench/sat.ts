@@ -3,7 +3,7 @@
  *
  *   node dist/harness/bench/sat.js [--corpus PATH]... [--tournament-sample 100]
  *                                  [--random 0] [--size 30] [--density 0.5] [--seed 1] [--timeout 10]
- *                                  [--probe]
+ *                                  [--probe] [--encoding blocks|automaton]
  *
  * 1. Puzzles: every puzzle under the corpus paths (default: the bundled corpus, without its generated
  *    folder and with a sample of the tournament set), solved to two solutions with and without
@@ -12,7 +12,8 @@
  *    and that of MiniSat, CaDiCaL and Kissat on the same instances, each when its binary is on the PATH.
  * 3. With --random N: N random puzzles (size × size, density) with a time limit each: how many
  *    exceed it, and the time distribution.
- * With --probe, every solve with line propagation also probes (the strategy's param `probe`).
+ * With --probe, every solve with line propagation also probes (the strategy's param `probe`);
+ * --encoding chooses the strategy's CNF encoding (param `encoding`, default blocks).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import type { Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng } from '../../corpus/random.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
+import { DEFAULT_ENCODING, encodingNamed } from '../../solvers/sat/encode.js';
 import { SatSolver } from '../../solvers/sat/solver.js';
 import { sat } from '../../solvers/sat-strategy.js';
 import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     timeout: { type: 'string', default: '10' },
     probe: { type: 'boolean', default: false },
+    encoding: { type: 'string', default: DEFAULT_ENCODING },
   },
 });
 
@@ -50,8 +53,9 @@ interface Timed {
   result: SolveResult;
 }
 
+const encoding = encodingNamed(args.encoding!);
 /** The sat params of a run: probing (with --probe) needs line propagation. */
-const satParams = (propagate: boolean) => ({ propagate, probe: propagate && args.probe === true });
+const satParams = (propagate: boolean) => ({ propagate, probe: propagate && args.probe === true, encoding });
 
 function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
   const cpu = process.cpuUsage();
@@ -112,7 +116,7 @@ function benchCorpus(): void {
   const paths = args.corpus ?? [BUNDLED_CORPUS];
   const entries = corpusPuzzles(paths, Number(args['tournament-sample']));
   const groups = [...new Set(entries.map((e) => e.group))];
-  console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked)\n`);
+  console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked, encoding ${encoding})\n`);
   for (const propagate of [true, false]) {
     // One untimed pass first so that JIT warm-up does not land on the first puzzles.
     for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: satParams(propagate) }));
@@ -222,7 +226,7 @@ function benchRandom(): void {
   const density = Number(args.density);
   const timeoutMs = Number(args.timeout) * 1000;
   const rng = createRng(Number(args.seed));
-  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each${args.probe ? ', probe=true' : ''}\n`);
+  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each, encoding ${encoding}${args.probe ? ', probe=true' : ''}\n`);
   const runs: Timed[] = [];
   for (let i = 0; i < count; i++) runs.push(timeSolve(generateRandomPuzzle(size, size, density, rng), `#${i + 1}`, true, timeoutMs));
   console.log(summary(runs));

@@ -5,41 +5,52 @@ import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js'
 import { loadPuzzle } from '../../corpus/load.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
-import { decodeGrid, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encode.js';
+import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS, type EncodingName, type NonogramCnf } from '../../solvers/sat/encode.js';
 import { parseSolverOutput } from '../../solvers/sat/solver-output.js';
 import { ensureParentDir } from '../output-path.js';
 import { readInput } from '../read-input.js';
+import { UsageError } from '../thrown.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
 interface CnfCommandOptions {
   out?: string;
   decode?: string;
   maxSize?: number;
+  encoding: string;
 }
 
 /** Exit code when a model does not solve the puzzle (or the solver found none). */
 export const EXIT_NOT_A_SOLUTION = 1;
 
 /** The header comments of an exported CNF: enough for an outside tool to map cells to variables. */
-export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf): string[] {
+export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName): string[] {
   const { width, height } = puzzle;
   const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
   const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
-  // Some puzzles need no automaton state at all (a blank one, for instance): then there are cells only.
-  const states = cnf.numVars > cnf.cellVars ? `; ${cnf.cellVars + 1}..${cnf.numVars} are line-automaton states` : '';
+  // Some puzzles need no auxiliary variable at all (a blank one, for instance): then there are cells only.
+  const what = encoding === 'blocks' ? 'block starts ("block b starts at p or later")' : 'line-automaton states';
+  const aux = cnf.numVars > cnf.cellVars ? `; ${cnf.cellVars + 1}..${cnf.numVars} are ${what}` : '';
   return [
-    'nonobench CNF encoding of a nonogram',
+    `nonobench CNF encoding of a nonogram (encoding ${encoding})`,
     `puzzle ${puzzle.id}${title}${source}`,
     `size ${width}x${height} (width x height)`,
     `cell (row r, column c), counted from 0 at the top left, is variable r*${width}+c+1 (true = filled)`,
-    `variables 1..${cnf.cellVars} are the cells${states}`,
-    'read a solver model back with: nonobench cnf --decode MODEL PUZZLE',
+    `variables 1..${cnf.cellVars} are the cells${aux}`,
+    `read a solver model back with: nonobench cnf --decode MODEL PUZZLE${encoding === DEFAULT_ENCODING ? '' : ` --encoding ${encoding}`}`,
   ];
 }
 
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
-function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, modelPath: string): void {
-  const answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
+function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName, modelPath: string): void {
+  let answer;
+  try {
+    answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
+  } catch (error) {
+    // The likeliest cause of a variable out of range: the CNF was written with the other encoding.
+    if (error instanceof PuzzleError && / names a variable above /.test(error.detail))
+      throw new PuzzleError(error.file, error.line, `${error.detail} (encoding ${encoding}: give the --encoding the CNF was written with)`);
+    throw error;
+  }
   if (answer.status !== 'sat') {
     process.stderr.write(
       `nonobench: ${modelPath}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
@@ -73,15 +84,22 @@ export function registerCnf(program: Command): void {
       '--decode <model>',
       'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
     )
+    .option('--encoding <name>', `the line encoding: ${ENCODINGS.join(' or ')} (see the README)`, DEFAULT_ENCODING)
     .addOption(maxSizeOption())
     .action((puzzlePath: string, opts: CnfCommandOptions) => {
+      let encoding: EncodingName;
+      try {
+        encoding = encodingNamed(opts.encoding);
+      } catch (error) {
+        throw new UsageError(`--encoding: ${(error as Error).message}`);
+      }
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const cnf = encodeNonogram(puzzle);
+      const cnf = encodeNonogram(puzzle, { encoding });
       if (opts.decode !== undefined) {
-        decodeModelFile(puzzle, cnf, opts.decode);
+        decodeModelFile(puzzle, cnf, encoding, opts.decode);
         return;
       }
-      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf) });
+      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding) });
       if (opts.out) {
         ensureParentDir(opts.out);
         writeFileSync(opts.out, text);
