@@ -11,7 +11,7 @@ export function readBooleanParam(params: SolveOptions['params'], name: string, f
   if (raw === undefined) return fallback;
   if (raw === true || raw === 1 || raw === 'true' || raw === 'on') return true;
   if (raw === false || raw === 0 || raw === 'false' || raw === 'off') return false;
-  throw new Error(`sat: ${name} must be true or false, got ${JSON.stringify(raw)}`);
+  throw new Error(`sat: ${name} must be true/false, 1/0 or on/off, got ${JSON.stringify(raw)}`);
 }
 
 /** Param `encoding`: blocks (the default) or automaton. */

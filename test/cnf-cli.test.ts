@@ -98,7 +98,7 @@ describe('nonobench cnf', () => {
     expect(p.stderr).toMatch(/no value to variable 3 \(cell row 1, column 3\)/);
   });
 
-  it('writes the automaton encoding with --encoding automaton, and decodes its models only with the same --encoding', () => {
+  it('writes the automaton encoding with --encoding automaton, decodes its models with it, and says why a blocks decode refuses them', () => {
     const dir = tmp();
     const r = cli('cnf', PUZZLE, '--encoding', 'automaton');
     expect(r.code).toBe(0);
@@ -113,7 +113,7 @@ describe('nonobench cnf', () => {
     expect(decoded.stdout.trim().split('\n')).toEqual(gridToRows(puzzle.goal!, puzzle.width));
     const mismatched = cli('cnf', '--decode', model, PUZZLE);
     expect(mismatched.code).toBe(2);
-    expect(mismatched.stderr).toMatch(/names a variable above \d+ \(encoding blocks: give the --encoding the CNF was written with\)/);
+    expect(mismatched.stderr).toMatch(/names a variable above \d+ \(decoding as encoding blocks: was the CNF written with --encoding automaton\?\)/);
   });
 
   it('refuses an unknown --encoding before reading anything', () => {

@@ -195,6 +195,10 @@ describe('puzzle encoding', () => {
     );
   });
 
+  it('states a cell that two lines force once', () => {
+    for (const encoding of ENCODINGS) expect(encodeNonogram(makePuzzle([[1]], [[1]]), { encoding }).clauses).toEqual([[1]]);
+  });
+
   it('blocking clauses name every unknown cell against its value', () => {
     const solution = Uint8Array.of(FILLED, EMPTY, FILLED, EMPTY);
     expect(blockingClause(solution)).toEqual([-1, 2, -3, 4]);

@@ -103,7 +103,7 @@ describe('sat strategy', () => {
         expect(probed.status).toBe(plain.status);
         expectSound(puzzle, probed.solutions);
         if (plain.status === 'contradiction') return;
-        // Every cell probing settles becomes a unit clause, and the automata are pruned by it.
+        // Every cell probing settles becomes a unit clause, and the line encodings are pruned by it.
         const plainVars = plain.metrics.extra.variables ?? 0;
         const probedVars = probed.metrics.extra.variables ?? 0;
         expect(probedVars).toBeLessThanOrEqual(plainVars);

@@ -3,7 +3,7 @@
  *
  *   node dist/harness/bench/sat.js [--corpus PATH]... [--tournament-sample 100]
  *                                  [--random 0] [--size 30] [--density 0.5] [--seed 1] [--timeout 10]
- *                                  [--probe] [--encoding blocks|automaton]
+ *                                  [--probe] [--encoding blocks|automaton] [--param key=value]...
  *
  * 1. Puzzles: every puzzle under the corpus paths (default: the bundled corpus, without its generated
  *    folder and with a sample of the tournament set), solved to two solutions with and without
@@ -13,7 +13,8 @@
  * 3. With --random N: N random puzzles (size × size, density) with a time limit each: how many
  *    exceed it, and the time distribution.
  * With --probe, every solve with line propagation also probes (the strategy's param `probe`);
- * --encoding chooses the strategy's CNF encoding (param `encoding`, default blocks).
+ * --encoding chooses the strategy's CNF encoding (param `encoding`, default blocks); --param passes
+ * any other strategy param (e.g. cellDecisions=true). --tournament-sample 0 leaves bundles out.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ import type { Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng } from '../../corpus/random.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
-import { DEFAULT_ENCODING, encodingNamed } from '../../solvers/sat/encode.js';
+import { DEFAULT_ENCODING, encodingNamed, type EncodingName } from '../../solvers/sat/encode.js';
 import { SatSolver } from '../../solvers/sat/solver.js';
 import { sat } from '../../solvers/sat-strategy.js';
 import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
@@ -42,6 +43,7 @@ const { values: args } = parseArgs({
     timeout: { type: 'string', default: '10' },
     probe: { type: 'boolean', default: false },
     encoding: { type: 'string', default: DEFAULT_ENCODING },
+    param: { type: 'string', multiple: true },
   },
 });
 
@@ -53,9 +55,27 @@ interface Timed {
   result: SolveResult;
 }
 
-const encoding = encodingNamed(args.encoding!);
+/** A usage problem: one line and exit 2, as the CLI does. */
+function usage(message: string): never {
+  console.error(`bench/sat: ${message}`);
+  process.exit(2);
+}
+
+let encoding: EncodingName;
+try {
+  encoding = encodingNamed(args.encoding!);
+} catch (error) {
+  usage(`--encoding: ${(error as Error).message}`);
+}
+const extraParams: Record<string, string> = {};
+for (const pair of args.param ?? []) {
+  const at = pair.indexOf('=');
+  if (at <= 0) usage(`--param wants key=value, got "${pair}"`);
+  extraParams[pair.slice(0, at)] = pair.slice(at + 1);
+}
+const paramText = () => Object.entries(extraParams).map(([k, v]) => `, ${k}=${v}`).join('');
 /** The sat params of a run: probing (with --probe) needs line propagation. */
-const satParams = (propagate: boolean) => ({ propagate, probe: propagate && args.probe === true, encoding });
+const satParams = (propagate: boolean) => ({ ...extraParams, propagate, probe: propagate && args.probe === true, encoding });
 
 function timeSolve(puzzle: Puzzle, label: string, propagate: boolean, timeoutMs = Infinity): Timed {
   const cpu = process.cpuUsage();
@@ -103,6 +123,7 @@ function corpusPuzzles(paths: string[], tournamentSample: number): Entry[] {
       if (rel.startsWith('generated/')) continue;
       const group = rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '.';
       const puzzles = loadPuzzles(file);
+      if (tournamentSample === 0 && puzzles.length > 1) continue;
       const step = puzzles.length > tournamentSample ? Math.ceil(puzzles.length / tournamentSample) : 1;
       puzzles.forEach((puzzle, i) => {
         if (i % step === 0) out.push({ group, label: puzzles.length > 1 ? `${rel}#${i + 1}` : rel, puzzle });
@@ -116,7 +137,7 @@ function benchCorpus(): void {
   const paths = args.corpus ?? [BUNDLED_CORPUS];
   const entries = corpusPuzzles(paths, Number(args['tournament-sample']));
   const groups = [...new Set(entries.map((e) => e.group))];
-  console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked, encoding ${encoding})\n`);
+  console.log(`## Corpus: ${entries.length} puzzles from ${paths.join(', ')} (two solutions asked, encoding ${encoding}${paramText()})\n`);
   for (const propagate of [true, false]) {
     // One untimed pass first so that JIT warm-up does not land on the first puzzles.
     for (const { puzzle } of entries.slice(0, 20)) sat.solve(puzzle, solveOptions({ params: satParams(propagate) }));
@@ -226,7 +247,7 @@ function benchRandom(): void {
   const density = Number(args.density);
   const timeoutMs = Number(args.timeout) * 1000;
   const rng = createRng(Number(args.seed));
-  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each, encoding ${encoding}${args.probe ? ', probe=true' : ''}\n`);
+  console.log(`## ${count} random ${size}x${size} puzzles, density ${density}, seed ${args.seed}, limit ${args.timeout} s each, encoding ${encoding}${args.probe ? ', probe=true' : ''}${paramText()}\n`);
   const runs: Timed[] = [];
   for (let i = 0; i < count; i++) runs.push(timeSolve(generateRandomPuzzle(size, size, density, rng), `#${i + 1}`, true, timeoutMs));
   console.log(summary(runs));

@@ -46,9 +46,9 @@ function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingNam
   try {
     answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
   } catch (error) {
-    // The likeliest cause of a variable out of range: the CNF was written with the other encoding.
-    if (error instanceof PuzzleError && / names a variable above /.test(error.detail))
-      throw new PuzzleError(error.file, error.line, `${error.detail} (encoding ${encoding}: give the --encoding the CNF was written with)`);
+    // The automaton encoding has more variables than blocks: its models overrun a blocks decode.
+    if (encoding === 'blocks' && error instanceof PuzzleError && / names a variable above /.test(error.detail))
+      throw new PuzzleError(error.file, error.line, `${error.detail} (decoding as encoding blocks: was the CNF written with --encoding automaton?)`);
     throw error;
   }
   if (answer.status !== 'sat') {

@@ -62,12 +62,24 @@ export class ClauseSink {
     this.unitDone = new Uint8Array(cellVars + 1);
   }
 
-  /** Adds the clause of `count` literals from `lits`, dropping FALSE ones and the whole clause if one is TRUE. */
+  /**
+   * Adds the clause of `count` literals from `lits`, dropping FALSE ones and the whole clause if one
+   * is TRUE. A clause left with one cell literal is a cell unit (stated once, as in `cellUnit`).
+   */
   emit(lits: ArrayLike<number>, count = lits.length): void {
+    let kept = 0;
+    let last = 0;
     for (let i = 0; i < count; i++) {
       const l = lits[i]!;
       if (l === TRUE) return this.out.discard();
-      if (l !== FALSE) this.out.add(l);
+      if (l === FALSE) continue;
+      this.out.add(l);
+      kept++;
+      last = l;
+    }
+    if (kept === 1 && Math.abs(last) < this.unitDone.length) {
+      this.out.discard();
+      return this.cellUnit(Math.abs(last), last > 0);
     }
     this.out.end();
   }

@@ -9,7 +9,7 @@ import { encodeLineBlocks } from './line-blocks.js';
  * adds auxiliary variables and clauses that hold exactly when its cells spell its clue, in one
  * of two encodings:
  * - `blocks` (the default, line-blocks.ts): per block, order variables "starts at p or later";
- *   clauses of two or three literals, propagation at least as strong as the overlap rules;
+ *   clauses of at most three literals, propagation at least as strong as the overlap rules;
  * - `automaton` (line-automaton.ts): the clue's automaton unrolled over the line, a variable per
  *   reachable (position, state); propagation as strong as an exact line solver.
  * In both, the auxiliary variables are determined by the cells: a picture has exactly one model,
@@ -58,7 +58,7 @@ export interface EncodeOptions {
   /** A grid of cell codes: its known cells become unit clauses and prune the encoding. */
   known?: Grid;
   encoding?: EncodingName;
-  /** Polled after each line (a 200×200 puzzle takes about a second to encode). */
+  /** Polled after each line (a 200×200 puzzle takes up to a second to encode). */
   shouldStop?: () => boolean;
 }
 

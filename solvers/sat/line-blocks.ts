@@ -17,14 +17,16 @@ import { lineNodes } from './line-automaton.js';
  *   uncovered  x ∧ y(b+1, i+1) → y(b, i−L_b+1)      (i filled and block b+1 starts after it: b
  *                                                    covers i, or starts after it too)
  * The starts fix every cell by propagation, and a picture fixes the starts, so a picture has
- * exactly one model. Every clause has two or three literals.
+ * exactly one model. Every clause has at most three literals (constants drop out, so some are
+ * units).
  *
- * Propagation here is bounds reasoning: a known empty cell pushes a block's earliest start past
- * it, a filled cell pulls the latest start of the block before it, and gaps carry bounds from block
- * to block. It decides at least what the leftmost/rightmost overlap rules decide, but less than
+ * Propagation here is bounds reasoning: an empty cell pushes the earliest start of a block that
+ * would cover it past it, a filled cell pulls in the latest start of the first block that can
+ * still cover it, and gaps carry bounds from block to block. It decides at least what the leftmost/rightmost overlap rules decide, but less than
  * an exact line solver (the automaton encoding's arc consistency). What it gains is vocabulary:
- * clauses learnt over "block b starts at p or later" are short and reusable, so the CDCL search
- * takes far fewer steps than over automaton states (README, "The SAT encoding").
+ * clauses learnt over "block b starts at p or later" are short (on a hard random 30×30 puzzle a
+ * median of 10 literals against 29 over automaton states), so each conflict costs far less
+ * propagation, and the hardest searches are shorter too (README, "The SAT encoding").
  */
 export function encodeLineBlocks(line: Clue, cells: ArrayLike<number>, known: ArrayLike<number>, sink: ClauseSink): void {
   const n = cells.length;
