@@ -6,10 +6,9 @@ import { lineNodes } from './line-automaton.js';
  * The block-start encoding of a line (encoding `blocks`, the default), an order encoding of where
  * each block starts.
  *
- * Block b (counted from 0, length L_b) starts at cell s_b. Variable y(b, p) means s_b ≥ p. Only the
- * starts some placement of the clue can use, given the cells already known, get variables: from
- * the first such start lo_b to the last hi_b, y(b, p) is a variable for lo_b < p ≤ hi_b, true below
- * and false above. With x the variable of cell i:
+ * Block b (counted from 0, length L_b) starts at cell s_b. Variable y(b, p) means s_b ≥ p. Let lo_b
+ * and hi_b be the first and last starts that placements fitting the known cells use: y(b, p) is a
+ * variable for lo_b < p ≤ hi_b, true below and false above. With x the variable of cell i:
  *   order      y(b, p+1) → y(b, p)
  *   gap        y(b, p) → y(b+1, p + L_b + 1)
  *   before     y(0, i+1) → ¬x                       (no block has started by cell i)
@@ -22,8 +21,9 @@ import { lineNodes } from './line-automaton.js';
  *
  * Propagation here is bounds reasoning: an empty cell pushes the earliest start of a block that
  * would cover it past it, a filled cell pulls in the latest start of the first block that can
- * still cover it, and gaps carry bounds from block to block. It decides at least what the leftmost/rightmost overlap rules decide, but less than
- * an exact line solver (the automaton encoding's arc consistency). What it gains is vocabulary:
+ * still cover it, and gaps carry bounds from block to block. It decides at least what the
+ * leftmost/rightmost overlap rules decide, but less than an exact line solver (the automaton
+ * encoding's arc consistency). What it gains is vocabulary:
  * clauses learnt over "block b starts at p or later" are short (on a hard random 30×30 puzzle a
  * median of 10 literals against 29 over automaton states), so each conflict costs far less
  * propagation, and the hardest searches are shorter too (README, "The SAT encoding").
