@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_MAX_SIZE } from '../corpus/validate.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { PACKAGE_ROOT, REPORTS_DIR } from '../corpus/paths.js';
+import { DEFAULT_MAX_SIZE } from '../corpus/validate.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../solvers/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from './run.js';

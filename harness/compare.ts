@@ -1,5 +1,5 @@
 import { PuzzleError } from '../corpus/errors.js';
-import { readCsvInput, type CsvRecord } from './csv.js';
+import { readCsvInput, requireColumns, type CsvRecord } from './csv.js';
 import { ROW_STATUSES, type RowStatus } from './outcome.js';
 import { estimateRatio, geometricMean, median, type RatioEstimate } from './stats.js';
 
@@ -52,8 +52,7 @@ export interface RunCsv {
 export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLUMNS): RunCsv {
   const { columns, records, lines } = readCsvInput(file);
   if (columns.length === 0) throw new PuzzleError(file, 0, 'not a run CSV (empty file)');
-  const missing = needed.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new PuzzleError(file, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
+  requireColumns(file, columns, needed);
   records.forEach((r, i) => {
     const fail = (message: string) => new PuzzleError(file, lines[i]!, message);
     if (!ROW_STATUSES.includes(r.status as RowStatus)) throw fail(`unknown status "${r.status}"`);

@@ -68,7 +68,7 @@ export class CsvAppender {
     let existing = append && existsSync(path) ? readFileSync(path, 'utf8') : '';
     this.eol = /^[^\n]*\r\n/.test(existing) ? '\r\n' : '\n';
     // A record torn inside a quoted field would swallow every row appended after it: cut it off.
-    const whole = existing === "" ? 0 : parseCsv(existing).validLength;
+    const whole = existing === '' ? 0 : parseCsv(existing).validLength;
     if (whole < existing.length) {
       existing = existing.slice(0, whole);
       truncateSync(path, Buffer.byteLength(existing));
@@ -125,6 +125,12 @@ export function readCsvInput(path: string, context = ''): ParsedCsv {
     const e = err as { lines?: number; message?: string };
     throw new PuzzleError(path, e.lines ?? 0, `${context}not a CSV (${String(e.message).split('\n')[0]})`);
   }
+}
+
+/** Throws `FILE:1: not a run CSV (no … columns)` unless `columns` holds every `needed` one. */
+export function requireColumns(path: string, columns: readonly string[], needed: readonly string[]): void {
+  const missing = needed.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new PuzzleError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
 }
 
 /** How many lines a torn quoted record may span before the file is judged broken, not torn. */

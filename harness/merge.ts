@@ -1,5 +1,4 @@
-import { PuzzleError } from '../corpus/errors.js';
-import { readCsvInput, writeCsv, type CsvRecord, type ParsedCsv } from './csv.js';
+import { readCsvInput, requireColumns, writeCsv, type CsvRecord, type ParsedCsv } from './csv.js';
 import { taskKey } from './tasks.js';
 
 export interface MergeResult {
@@ -13,8 +12,7 @@ const KEY_COLUMNS = ['task', 'puzzle_id', 'puzzle_path', 'strategy', 'rep'];
 /** A run CSV to merge, or a one-line error naming the file. */
 function readRunCsv(path: string): ParsedCsv {
   const csv = readCsvInput(path);
-  const missing = KEY_COLUMNS.filter((c) => !csv.columns.includes(c));
-  if (missing.length > 0) throw new PuzzleError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
+  requireColumns(path, csv.columns, KEY_COLUMNS);
   return csv;
 }
 

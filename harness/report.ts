@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { ensureParentDir } from './output-path.js';
+import { writeOutputFile } from './output-path.js';
 import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide, type RunCsv, type SideSummary } from './compare.js';
 import type { CsvRecord } from './csv.js';
 import { ROW_STATUSES, type RowStatus } from './outcome.js';
@@ -13,7 +12,6 @@ import { UsageError } from './thrown.js';
 /** Columns the report reads; the metadata columns are shown when present. */
 export const REPORT_COLUMNS = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'] as const;
 
-/** Strategies whose counters tell which puzzles cannot be solved by line deductions alone. */
 /** Search strategies whose decisions tell which puzzles need guessing, the preferred first. */
 export const GUESSING_STRATEGIES = ['probe', 'backtrack'];
 
@@ -239,7 +237,6 @@ export const defaultReportPath = (csvPath: string) => csvPath.replace(/(\.csv)?$
 
 export async function writeReport(csvPath: string, out = defaultReportPath(csvPath), options: ReportOptions = {}): Promise<string> {
   const html = await buildReport(loadRunCsv(csvPath, REPORT_COLUMNS), options);
-  ensureParentDir(out);
-  writeFileSync(out, html);
+  writeOutputFile(out, html);
   return out;
 }

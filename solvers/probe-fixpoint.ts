@@ -4,6 +4,12 @@ import type { Propagator } from './propagate.js';
 /** What contradiction probing ended with. */
 export type ProbeOutcome = 'fixpoint' | 'contradiction' | 'stopped';
 
+/** What probing did: cells tried, and values refuted (a cell with both refuted counts two, as in the search's probing). */
+export interface ProbeCounters {
+  probes: number;
+  contradictions: number;
+}
+
 /**
  * Single-cell contradiction probing to a fixpoint, on a propagator already at a line fixpoint:
  * each unknown cell gets each value in turn, with full line propagation; a value that leads to a
@@ -15,12 +21,6 @@ export type ProbeOutcome = 'fixpoint' | 'contradiction' | 'stopped';
  * exactly "contradiction probing suffices". Since propagation is monotone, a value refuted in a
  * grid stays refuted once more cells are known, so the fixpoint does not depend on the order.
  */
-/** What probing did: cells tried, and values refuted (a cell with both refuted counts two, as in the search's probing). */
-export interface ProbeCounters {
-  probes: number;
-  contradictions: number;
-}
-
 export function probeToFixpoint(prop: Propagator, counters: ProbeCounters = { probes: 0, contradictions: 0 }): ProbeOutcome {
   const grid = prop.grid;
   for (;;) {

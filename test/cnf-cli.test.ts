@@ -123,4 +123,15 @@ describe('nonobench cnf', () => {
     expect(r.stderr).toContain('(see nonobench cnf --help)');
     expect(r.stdout).toBe('');
   });
+
+  it('bench/sat.js refuses a bad --encoding or --param in one line, before any work', () => {
+    const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/harness/bench/sat.js', ...args], { encoding: 'utf8' });
+    const encoding = bench('--encoding', 'ladder');
+    expect(encoding.status).toBe(2);
+    expect(encoding.stderr).toBe('bench/sat: --encoding: unknown encoding "ladder" (known: blocks, automaton)\n');
+    expect(encoding.stdout).toBe('');
+    const param = bench('--param', 'cellDecisions');
+    expect(param.status).toBe(2);
+    expect(param.stderr).toBe('bench/sat: --param expects key=value, got "cellDecisions"\n');
+  });
 });

@@ -28,6 +28,7 @@ import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng } from '../../corpus/random.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
 import { DEFAULT_ENCODING, encodingNamed, type EncodingName } from '../../solvers/sat/encode.js';
+import { collectParam } from '../commands/options.js';
 import { SatSolver } from '../../solvers/sat/solver.js';
 import { sat } from '../../solvers/sat-strategy.js';
 import { deadlineAfter, solveOptions, type SolveResult } from '../../solvers/types.js';
@@ -67,11 +68,13 @@ try {
 } catch (error) {
   usage(`--encoding: ${(error as Error).message}`);
 }
-const extraParams: Record<string, string> = {};
+let extraParams: ReturnType<typeof collectParam> = {};
 for (const pair of args.param ?? []) {
-  const at = pair.indexOf('=');
-  if (at <= 0) usage(`--param wants key=value, got "${pair}"`);
-  extraParams[pair.slice(0, at)] = pair.slice(at + 1);
+  try {
+    extraParams = collectParam(pair, extraParams);
+  } catch (error) {
+    usage((error as Error).message);
+  }
 }
 const paramText = () => Object.entries(extraParams).map(([k, v]) => `, ${k}=${v}`).join('');
 /** The sat params of a run: probing (with --probe) needs line propagation. */

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PuzzleError } from '../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../corpus/grid.js';
@@ -7,7 +6,7 @@ import type { Puzzle } from '../../corpus/model.js';
 import { writeDimacs } from '../../solvers/sat/dimacs.js';
 import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS, type EncodingName, type NonogramCnf } from '../../solvers/sat/encode.js';
 import { parseSolverOutput } from '../../solvers/sat/solver-output.js';
-import { ensureParentDir } from '../output-path.js';
+import { writeOutputFile } from '../output-path.js';
 import { readInput } from '../read-input.js';
 import { UsageError } from '../thrown.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
@@ -100,10 +99,7 @@ export function registerCnf(program: Command): void {
         return;
       }
       const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding) });
-      if (opts.out) {
-        ensureParentDir(opts.out);
-        writeFileSync(opts.out, text);
-      }
+      if (opts.out) writeOutputFile(opts.out, text);
       else process.stdout.write(text);
     });
 }

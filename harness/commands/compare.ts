@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../compare.js';
 import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../compare-format.js';
-import { ensureParentDir } from '../output-path.js';
+import { writeOutputFile } from '../output-path.js';
 import { nonNegativeNumber } from './options.js';
 
 /** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
@@ -56,10 +55,8 @@ export function compareOptionsOf(o: {
 }
 
 export function emit(text: string, out: string | undefined): void {
-  if (out) {
-    ensureParentDir(out); // like run's --out: a new reports folder is made
-    writeFileSync(out, text);
-  } else process.stdout.write(text);
+  if (out) writeOutputFile(out, text); // like run's --out: a new reports folder is made
+  else process.stdout.write(text);
 }
 
 export function registerCompare(program: Command): void {

@@ -1,9 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writableFormatOf, writePuzzles, type WritableFormat } from '../../corpus/formats/index.js';
 import { loadPuzzles } from '../../corpus/load.js';
 import type { LoadOptions } from '../../corpus/validate.js';
-import { ensureParentDir } from '../output-path.js';
+import { writeOutputFile } from '../output-path.js';
 import { UsageError } from '../thrown.js';
 import { loadOptionsOf, maxSizeOption } from './options.js';
 
@@ -36,8 +35,7 @@ export function registerConvert(program: Command): void {
       const text = writePuzzles(puzzles, format);
       if (out === '-') process.stdout.write(text);
       else {
-        ensureParentDir(out);
-        writeFileSync(out, text);
+        writeOutputFile(out, text);
         process.stdout.write(`wrote ${puzzles.length} puzzle${puzzles.length === 1 ? '' : 's'} to ${out}\n`);
       }
     });

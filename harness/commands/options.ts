@@ -3,7 +3,7 @@ import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 import { expandStrategyList, isModuleSpecifier, strategyNames } from '../../solvers/registry.js';
 import { UsageError } from '../thrown.js';
 
-/** commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint). */
+// commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint).
 
 /** A whole number written in decimal digits, from `min` to `max`; `why` ends the message. */
 export function wholeNumber(name: string, min: number, max = Infinity, why = '') {
