@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { puzzleProblems } from '../corpus/errors.js';
-import { thrownMessage, UsageError } from './thrown.js';
-import { VERSION } from './version.js';
-import { registerCommands } from './commands/index.js';
+import { thrownMessage, UsageError } from './io/thrown.js';
+import { VERSION } from './run/version.js';
+import { registerCommands } from './cli/commands.js';
 
 /** Exit code for bad input (malformed puzzle, bad option). */
 export const EXIT_BAD_INPUT = 2;

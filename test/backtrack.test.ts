@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { cluesOf, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
 import { backtrackStrategy, probeStrategy, solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
-import { overlapStrategy } from '../solvers/search/overlap.js';
-import { solveOptions, type SolveResult } from '../solvers/types.js';
+import { overlapStrategy } from '../solvers/strategies/overlap.js';
+import { solveOptions, type SolveResult } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
 
 const key = (g: Grid) => g.join('');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EMPTY, FILLED, UNKNOWN } from '../corpus/model.js';
-import { countPlacements, measureCalibration } from '../harness/calibration.js';
+import { countPlacements, measureCalibration } from '../harness/run/calibration.js';
 
 /** Placements of `clue` in `n` cells agreeing with `state`, by listing every row of n cells. */
 function bruteCount(clue: number[], state: number[]): number {
@@ -42,7 +42,7 @@ describe('calibration', () => {
   });
 
   it('runs no solver code, so a slower solver cannot slow the gauge and hide itself', () => {
-    const source = readFileSync('harness/calibration.ts', 'utf8');
+    const source = readFileSync('harness/run/calibration.ts', 'utf8');
     const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter((path) => /solvers/.test(path!))).toEqual([]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PuzzleError, PuzzleErrors } from '../corpus/errors.js';
 import { gridToRows } from '../corpus/grid.js';
 import { EMPTY, FILLED } from '../corpus/model.js';
-import { parseGridFile } from '../harness/commands/check.js';
+import { parseGridFile } from '../harness/cli/commands/check.js';
 
 const pictureArb = fc
   .record({ width: fc.integer({ min: 1, max: 10 }), height: fc.integer({ min: 1, max: 10 }) })

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { memoryMb, nonNegativeInt, positiveInt, wholeNumber } from '../harness/commands/options.js';
+import { memoryMb, nonNegativeInt, positiveInt, wholeNumber } from '../harness/cli/options.js';
 
 /** The message a parser rejects a value with, or its result. */
 const outcome = (parse: (v: string) => number, value: string): number | string => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../corpus/grid.js';
 import { loadPuzzle } from '../corpus/load.js';
-import { parseDimacs } from '../solvers/sat/dimacs.js';
-import { encodeNonogram } from '../solvers/sat/encode.js';
-import { SatSolver } from '../solvers/sat/solver.js';
+import { parseDimacs } from '../solvers/sat/dimacs/dimacs.js';
+import { encodeNonogram } from '../solvers/sat/encodings/encode.js';
+import { SatSolver } from '../solvers/sat/engine/solver.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const CLI = 'dist/harness/cli.js';
@@ -125,7 +125,7 @@ describe('nonobench cnf', () => {
   });
 
   it('bench/sat.js refuses a bad --encoding or --param in one line, before any work', () => {
-    const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/harness/bench/sat.js', ...args], { encoding: 'utf8' });
+    const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/test/bench/sat.js', ...args], { encoding: 'utf8' });
     const encoding = bench('--encoding', 'ladder');
     expect(encoding.status).toBe(2);
     expect(encoding.stderr).toBe('bench/sat: --encoding: unknown encoding "ladder" (known: blocks, automaton)\n');

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../harness/baseline.js';
+import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../harness/compare/baseline.js';
 import { PACKAGE_ROOT } from '../corpus/paths.js';
-import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../harness/compare.js';
-import { runCorpus } from '../harness/run.js';
+import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../harness/compare/compare.js';
+import { runCorpus } from '../harness/run/run.js';
 import { CLI, FAST, measure, PUZZLES, quietLog, SLOW, SLOWER, tmp } from './helpers/slow-runs.js';
 
 

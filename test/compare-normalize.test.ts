@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS, MIN_CALIBRATIONS, runCalibration, type RunCsv } from '../harness/compare.js';
-import type { CsvRecord } from '../harness/csv.js';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS, MIN_CALIBRATIONS, runCalibration, type RunCsv } from '../harness/compare/compare.js';
+import type { CsvRecord } from '../harness/results/csv.js';
 
 /**
  * A synthetic run: 30 puzzles × 5 repetitions of one strategy, each time `scale` × a per-puzzle

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareFiles } from '../harness/compare.js';
-import { readCsv, writeCsv } from '../harness/csv.js';
+import { compareFiles } from '../harness/compare/compare.js';
+import { readCsv, writeCsv } from '../harness/results/csv.js';
 import { FAST, measure, SLOWER, tmp } from './helpers/slow-runs.js';
 
 

@@ -13,9 +13,9 @@ import {
   type CompareResult,
   type PairComparison,
   type RunCsv,
-} from '../harness/compare.js';
-import { COMPARE_CSV_COLUMNS, formatComparison } from '../harness/compare-format.js';
-import { readCsv, RUN_COLUMNS, writeCsv, type CsvRecord } from '../harness/csv.js';
+} from '../harness/compare/compare.js';
+import { COMPARE_CSV_COLUMNS, formatComparison } from '../harness/compare/format.js';
+import { readCsv, RUN_COLUMNS, writeCsv, type CsvRecord } from '../harness/results/csv.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/csv';

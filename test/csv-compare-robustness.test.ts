@@ -2,12 +2,12 @@ import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { emit, confidenceLevel, percent } from '../harness/commands/compare.js';
-import { compareFiles, compareRuns, loadRunCsv } from '../harness/compare.js';
-import { formatComparison, verdictLine } from '../harness/compare-format.js';
-import { parseCsv, readCsv, RUN_COLUMNS, writeCsv } from '../harness/csv.js';
-import { mergeCsvs } from '../harness/merge.js';
-import { runCorpus, type RunOptions } from '../harness/run.js';
+import { emit, confidenceLevel, percent } from '../harness/cli/commands/compare.js';
+import { compareFiles, compareRuns, loadRunCsv } from '../harness/compare/compare.js';
+import { formatComparison, verdictLine } from '../harness/compare/format.js';
+import { parseCsv, readCsv, RUN_COLUMNS, writeCsv } from '../harness/results/csv.js';
+import { mergeCsvs } from '../harness/results/merge.js';
+import { runCorpus, type RunOptions } from '../harness/run/run.js';
 import { testRunOptions } from './helpers/run-options.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PuzzleError } from '../corpus/errors.js';
-import { parseDimacs, writeDimacs } from '../solvers/sat/dimacs.js';
-import { parseSolverOutput } from '../solvers/sat/solver-output.js';
+import { parseDimacs, writeDimacs } from '../solvers/sat/dimacs/dimacs.js';
+import { parseSolverOutput } from '../solvers/sat/dimacs/solver-output.js';
 
 /** The PuzzleError a parse throws (fails the test when it does not throw one). */
 function errorOf(parse: () => unknown): PuzzleError {

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cluesOf, countKnown, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
-import { enumeration } from '../solvers/enumeration.js';
+import { enumeration } from '../solvers/strategies/enumeration.js';
 import { placementCount } from '../solvers/line/enumerate.js';
-import { builtInStrategies } from '../solvers/registry.js';
-import { solveOptions, type SolveResult } from '../solvers/types.js';
+import { builtInStrategies } from '../solvers/strategies/registry.js';
+import { solveOptions, type SolveResult } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
 
 const pictureArb = fc

@@ -16,10 +16,10 @@ it("records no commit when nonobench is installed inside another project's git c
   mkdirSync(installed, { recursive: true });
   cpSync(resolve('package.json'), join(installed, 'package.json'));
   cpSync(resolve('dist'), join(installed, 'dist'), { recursive: true });
-  expect(gitCommitOf(join(installed, 'dist/harness/environment.js'), host)).toBe('""');
+  expect(gitCommitOf(join(installed, 'dist/harness/run/environment.js'), host)).toBe('""');
 });
 
 it.skipIf(!existsSync('.git'))('records the checkout\'s own commit, marked -dirty with uncommitted changes', () => {
   const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
-  expect(JSON.parse(gitCommitOf(resolve('dist/harness/environment.js'), tmp()))).toMatch(new RegExp(`^${head}(-dirty)?$`));
+  expect(JSON.parse(gitCommitOf(resolve('dist/harness/run/environment.js'), tmp()))).toMatch(new RegExp(`^${head}(-dirty)?$`));
 });

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readCsv, RUN_COLUMNS } from '../harness/csv.js';
-import { mergeCsvs } from '../harness/merge.js';
-import { runCorpus, type RunOptions } from '../harness/run.js';
-import { taskLimitMs } from '../harness/pool.js';
-import { parseShard } from '../harness/tasks.js';
-import { strategyNames } from '../solvers/registry.js';
+import { readCsv, RUN_COLUMNS } from '../harness/results/csv.js';
+import { mergeCsvs } from '../harness/results/merge.js';
+import { runCorpus, type RunOptions } from '../harness/run/run.js';
+import { taskLimitMs } from '../harness/run/pool.js';
+import { parseShard } from '../harness/run/tasks.js';
+import { strategyNames } from '../solvers/strategies/registry.js';
 import { testRunOptions } from './helpers/run-options.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 

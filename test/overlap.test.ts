@@ -5,9 +5,9 @@ import { countKnown } from '../corpus/grid.js';
 import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { UNKNOWN, makePuzzle } from '../corpus/model.js';
-import { overlapStrategy } from '../solvers/search/overlap.js';
+import { overlapStrategy } from '../solvers/strategies/overlap.js';
 import { backtrackStrategy } from '../solvers/search/backtrack.js';
-import { solveOptions } from '../solvers/types.js';
+import { solveOptions } from '../solvers/api/types.js';
 import { picturedPuzzle } from './helpers/pictures.js';
 
 const webpbn = (n: number) => loadPuzzle(join(BUNDLED_CORPUS, 'webpbn', `${n}.non`));

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 
 // Run in a child process: the failure this guards against aborts the whole process.
 const SCRIPT = `
-import { SolverPool } from ${JSON.stringify(resolve('dist/harness/pool.js'))};
+import { SolverPool } from ${JSON.stringify(resolve('dist/harness/run/pool.js'))};
 for (let delayMs = 0; delayMs <= 120; delayMs += 1) {
   const pool = new SolverPool({ workers: 2, memoryMb: 256 });
   await new Promise((done) => setTimeout(done, delayMs));

@@ -5,10 +5,10 @@ import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { UNKNOWN, makePuzzle, type Puzzle } from '../corpus/model.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
-import { Propagator } from '../solvers/propagate.js';
+import { Propagator } from '../solvers/propagation/propagator.js';
 import { Prober } from '../solvers/search/probe.js';
 import { solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
-import { solveOptions } from '../solvers/types.js';
+import { solveOptions } from '../solvers/api/types.js';
 import { picturedPuzzle } from './helpers/pictures.js';
 
 const pictured = picturedPuzzle({ minSide: 2, maxSide: 14, minDensity: 0.3, maxDensity: 0.7 });

@@ -5,7 +5,7 @@ import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Puzzle } from '../corpus/model
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { OverlapLineSolver } from '../solvers/line/overlap.js';
 import type { LineSolver } from '../solvers/line/line-solver.js';
-import { Propagator } from '../solvers/propagate.js';
+import { Propagator } from '../solvers/propagation/propagator.js';
 import { picturedPuzzle } from './helpers/pictures.js';
 
 /** A puzzle read off a random picture (so its picture is one of its solutions). */

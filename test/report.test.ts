@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRunCsv } from '../harness/compare.js';
-import { readCsv, writeCsv } from '../harness/csv.js';
-import { buildReport, defaultReportPath, REPORT_COLUMNS, writeReport } from '../harness/report.js';
-import { runCorpus } from '../harness/run.js';
+import { loadRunCsv } from '../harness/compare/compare.js';
+import { readCsv, writeCsv } from '../harness/results/csv.js';
+import { buildReport, defaultReportPath, REPORT_COLUMNS, writeReport } from '../harness/report/report.js';
+import { runCorpus } from '../harness/run/run.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/harness';

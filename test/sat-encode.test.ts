@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle } from '../corpus/model.js';
 import { cluesOf, isSolution } from '../corpus/grid.js';
-import { SatSolver } from '../solvers/sat/solver.js';
+import { SatSolver } from '../solvers/sat/engine/solver.js';
 import { solveLineOverlap } from '../solvers/line/overlap.js';
-import { blockingClause, cellVariable, decodeGrid, encodeLineCnf, encodeNonogram, ENCODINGS, type EncodingName } from '../solvers/sat/encode.js';
+import { blockingClause, cellVariable, decodeGrid, encodeLineCnf, encodeNonogram, ENCODINGS, type EncodingName } from '../solvers/sat/encodings/encode.js';
 
 /** Block lengths of the line spelt by the low n bits of mask (bit i = cell i filled). */
 function runsOfMask(mask: number, n: number): number[] {

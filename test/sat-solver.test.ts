@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { luby } from '../solvers/luby.js';
-import { SatSolver } from '../solvers/sat/solver.js';
+import { luby } from '../solvers/common/luby.js';
+import { SatSolver } from '../solvers/sat/engine/solver.js';
 import { allModels, pigeonhole, randomKSat, randomMixedSat, satisfiesClause } from './sat-helpers.js';
 
 function solverFor(numVars: number, clauses: number[][]): SatSolver {

@@ -7,9 +7,9 @@ import { listPuzzleFiles, loadPuzzles } from '../corpus/load.js';
 import { EMPTY, FILLED, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { createRng, probabilityThreshold } from '../corpus/random.js';
-import { builtInStrategies, loadStrategy } from '../solvers/registry.js';
-import { readBooleanParam, sat } from '../solvers/sat-strategy.js';
-import { solveOptions } from '../solvers/types.js';
+import { builtInStrategies, loadStrategy } from '../solvers/strategies/registry.js';
+import { readBooleanParam, sat } from '../solvers/strategies/sat.js';
+import { solveOptions } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
 
 /** A random picture of up to max×max cells and its clues; sometimes the columns of a second picture (often no solution). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WatchLists } from '../solvers/sat/watch-lists.js';
+import { WatchLists } from '../solvers/sat/engine/watch-lists.js';
 
 /** The pairs of every list, read back from the flat buffer. */
 function contents(w: WatchLists, lists: number): number[][] {

@@ -9,7 +9,7 @@ import {
   mannWhitneyU,
   normalCdf,
   normalQuantile,
-} from '../harness/stats.js';
+} from '../harness/compare/stats.js';
 
 /** A small seeded generator (mulberry32), so synthetic timing data is the same on every run. */
 function seeded(seed: number): () => number {

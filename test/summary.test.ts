@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, RunSummary } from '../harness/summary.js';
+import { median, RunSummary } from '../harness/results/summary.js';
 
 describe('run summary', () => {
   it('counts statuses, median and total time and dead ends per strategy, in the given order', () => {

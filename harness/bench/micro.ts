@@ -4,12 +4,12 @@ import { loadPuzzle } from '../../corpus/load.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng } from '../../corpus/random.js';
 import type { Puzzle } from '../../corpus/model.js';
-import { randomLineCases, type LineCase } from '../calibration.js';
+import { randomLineCases, type LineCase } from '../run/calibration.js';
 import type { LineSolver } from '../../solvers/line/line-solver.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
-import { deadlineAfter, type Strategy } from '../../solvers/types.js';
-import { formatTable } from '../summary.js';
+import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
+import { formatTable } from '../results/summary.js';
 
 /** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
 function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {

@@ -2,11 +2,11 @@ import { isSolution } from '../../corpus/grid.js';
 import { createRng, type Rng } from '../../corpus/random.js';
 import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
-import { luby } from '../luby.js';
-import { Propagator } from '../propagate.js';
-import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../types.js';
+import { luby } from '../common/luby.js';
+import { Propagator } from '../propagation/propagator.js';
+import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../api/types.js';
 import { BranchChooser } from './choose.js';
-import { propagationMetrics, solveResult } from './outcome.js';
+import { propagationMetrics, solveResult } from '../api/result.js';
 import { Prober } from './probe.js';
 import { DEFAULT_SEARCH, searchSettings, type SearchSettings } from './settings.js';
 

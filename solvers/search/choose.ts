@@ -1,7 +1,7 @@
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
 import type { Rng } from '../../corpus/random.js';
 import { LineCounter } from '../line/count.js';
-import type { Propagator } from '../propagate.js';
+import type { Propagator } from '../propagation/propagator.js';
 
 /**
  * How the search picks the cell to branch on when probing gives no ranking:

@@ -1,6 +1,6 @@
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
 import type { Rng } from '../../corpus/random.js';
-import type { Propagator } from '../propagate.js';
+import type { Propagator } from '../propagation/propagator.js';
 
 /**
  * Probing: for an unknown cell, propagate each value in turn. When one value leads to a

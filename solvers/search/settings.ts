@@ -1,5 +1,5 @@
 import { EMPTY, FILLED } from '../../corpus/model.js';
-import type { SolveOptions } from '../types.js';
+import type { SolveOptions } from '../api/types.js';
 import { BRANCH_HEURISTICS, type BranchHeuristic } from './choose.js';
 import { PROBE_RATINGS, type ProbeRating } from './probe.js';
 

@@ -1,4 +1,4 @@
-import type { RunOptions } from '../../harness/run.js';
+import type { RunOptions } from '../../harness/run/run.js';
 
 /** RunOptions for a small quiet test run: one repetition, no warm-up, 2 workers, 256 MiB, 10 s, 2 solutions. */
 export function testRunOptions(base: Pick<RunOptions, 'paths' | 'strategies' | 'out' | 'log'> & Partial<RunOptions>, over: Partial<RunOptions>): RunOptions {

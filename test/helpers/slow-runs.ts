@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { runCorpus } from '../../harness/run.js';
+import { runCorpus } from '../../harness/run/run.js';
 import { tempDirs } from './temp-dirs.js';
 
 // Real measured runs: slow-goal busy-waits `waitMs` per solve, so 100 against 50 is a true 2× slowdown.

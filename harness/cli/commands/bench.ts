@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { REPORTS_DIR } from '../../../corpus/paths.js';
+import { loadStrategy } from '../../../solvers/strategies/registry.js';
+import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../../bench/micro.js';
+import { writeCsv } from '../../results/csv.js';
+import { positiveInt, strategySpecs } from '../options.js';
+
+export function registerBench(program: Command): void {
+  program
+    .command('bench')
+    .description('tinybench micro-benchmarks of the line solvers and of each strategy on a fixed small puzzle set')
+    .option('-s, --strategies <list>', 'comma-separated strategy names or module paths, or "all"', 'all')
+    .option('--time <ms>', 'time budget per benchmark in ms', positiveInt('--time'), 500)
+    .option('--out <file>', 'CSV to write (default: reports/runs/bench-<timestamp>.csv)')
+    .action(async (o) => {
+      const strategies = await Promise.all(strategySpecs(o.strategies).map((s) => loadStrategy(s)));
+      const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
+      process.stdout.write(`${formatBench(rows)}\n`);
+      const out = o.out ?? join(REPORTS_DIR, 'runs', `bench-${new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '')}.csv`);
+      writeCsv(out, BENCH_COLUMNS, rows);
+      process.stdout.write(`written to ${out}\n`);
+    });
+}

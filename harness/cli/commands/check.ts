@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { PuzzleError, PuzzleErrors } from '../../../corpus/errors.js';
+import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
+import { withoutBom } from '../../../corpus/formats/text.js';
+import { loadPuzzle } from '../../../corpus/load.js';
+import type { Grid } from '../../../corpus/model.js';
+import { renderSvg } from '../../../corpus/render.js';
+import { writeOutputFile } from '../../io/output-path.js';
+import { readInput } from '../../io/read-input.js';
+import { loadOptionsOf, maxSizeOption } from '../options.js';
+
+/** Lines that carry no row: blank, `//` or `;` comments, and `$N` puzzle headers of the tournament format. */
+const isSkipped = (trimmed: string) =>
+  trimmed === '' || trimmed.startsWith('//') || trimmed.startsWith(';') || trimmed.startsWith('$');
+
+/** A row written as separated values (`1<TAB>0<TAB>1`, `1 0 1`) rather than one character per cell. */
+function separatedTokens(line: string, width: number): string[] | null {
+  const trimmed = line.trim();
+  const tokens = trimmed.split(/[\t ]+/);
+  if (trimmed.includes('\t')) return tokens;
+  // Without tabs a space may also be an empty cell: take the separated reading only when it has
+  // exactly `width` one-character tokens and the character reading does not fit.
+  if (tokens.length === width && tokens.every((t) => t.length === 1) && line.trimEnd().length !== width) return tokens;
+  return null;
+}
+
+/**
+ * Reads a solution grid: one line per row, either one character per cell (`#`/`1`/`X` filled,
+ * `.`/`0`/`-`/space empty, `?` unknown) or tab/space-separated single-character values (the
+ * tournament solutions format). Blank lines (but not a row of exactly `width` spaces) and lines
+ * starting with `//`, `;` or `$` are skipped.
+ * Throws PuzzleError(s) naming the file and line for a wrong width, an unknown character or a
+ * wrong number of rows.
+ */
+export function parseGridFile(text: string, file: string, width: number, height: number): Grid {
+  const grid = new Uint8Array(width * height);
+  const problems: PuzzleError[] = [];
+  const body = withoutBom(text); // some editors write one; it is no cell
+  const lines = body.split('\n');
+  let rows = 0;
+  lines.forEach((raw, i) => {
+    const lineNo = i + 1;
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A line of exactly `width` spaces is a row of empty cells (space is one), not a blank line.
+    const emptyRow = line.length === width && /^ +$/.test(line);
+    if (!emptyRow && isSkipped(line.trim())) return;
+    const y = rows++;
+    if (y >= height) {
+      if (y === height) problems.push(new PuzzleError(file, lineNo, `more rows than the puzzle's ${height}`));
+      return;
+    }
+    let cells = separatedTokens(line, width);
+    if (!cells) {
+      // One character per cell; trailing blanks past the width are editor noise.
+      const chars = Array.from(line);
+      cells = chars.length > width && chars.slice(width).join('').trim() === '' ? chars.slice(0, width) : chars;
+    }
+    if (cells.length !== width) {
+      problems.push(new PuzzleError(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`));
+      return;
+    }
+    for (let x = 0; x < width; x++) {
+      const token = cells[x]!;
+      const v = token.length === 1 ? cellOfChar(token) : undefined;
+      if (v === undefined) {
+        problems.push(new PuzzleError(file, lineNo, `unknown cell "${token}" in row ${y + 1}, column ${x + 1}`));
+        return;
+      }
+      grid[y * width + x] = v;
+    }
+  });
+  // Too few rows is found at the end of the file: its last line (0 for an empty file, the file as a whole).
+  const lastLine = body === '' ? 0 : body.endsWith('\n') ? lines.length - 1 : lines.length;
+  if (rows < height) problems.push(new PuzzleError(file, lastLine, `grid has ${rows} rows, expected ${height}`));
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) throw new PuzzleErrors(problems);
+  return grid;
+}
+
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description('check a solution grid against a puzzle: prints "ok" or each violated row and column')
+    .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
+    .argument('<gridfile>', 'grid file: rows of #/. (or 1/0, X/-, tab-separated 0/1)')
+    .option('--svg <file>', 'also draw the grid as an SVG picture')
+    .addOption(maxSizeOption())
+    .action((puzzlePath: string, gridPath: string, opts: { svg?: string; maxSize?: number }) => {
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+      const grid = parseGridFile(readInput(gridPath), gridPath, puzzle.width, puzzle.height);
+      if (opts.svg) writeOutputFile(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
+      const violations = verifyGrid(puzzle, grid);
+      if (violations.length === 0) {
+        process.stdout.write('ok\n');
+        return;
+      }
+      process.stdout.write(violations.map((v) => `${describeViolation(v)}\n`).join(''));
+      process.exitCode = 1;
+    });
+}

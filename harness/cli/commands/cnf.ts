@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { PuzzleError } from '../../../corpus/errors.js';
+import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
+import { loadPuzzle } from '../../../corpus/load.js';
+import type { Puzzle } from '../../../corpus/model.js';
+import { writeDimacs } from '../../../solvers/sat/dimacs/dimacs.js';
+import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS, type EncodingName, type NonogramCnf } from '../../../solvers/sat/encodings/encode.js';
+import { parseSolverOutput } from '../../../solvers/sat/dimacs/solver-output.js';
+import { writeOutputFile } from '../../io/output-path.js';
+import { readInput } from '../../io/read-input.js';
+import { UsageError } from '../../io/thrown.js';
+import { loadOptionsOf, maxSizeOption } from '../options.js';
+
+interface CnfCommandOptions {
+  out?: string;
+  decode?: string;
+  maxSize?: number;
+  encoding: string;
+}
+
+/** Exit code when a model does not solve the puzzle (or the solver found none). */
+export const EXIT_NOT_A_SOLUTION = 1;
+
+/** The header comments of an exported CNF: enough for an outside tool to map cells to variables. */
+export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName): string[] {
+  const { width, height } = puzzle;
+  const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
+  const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
+  // Some puzzles need no auxiliary variable at all (a blank one, for instance): then there are cells only.
+  const what = encoding === 'blocks' ? 'block starts ("block b starts at p or later")' : 'line-automaton states';
+  const aux = cnf.numVars > cnf.cellVars ? `; ${cnf.cellVars + 1}..${cnf.numVars} are ${what}` : '';
+  return [
+    `nonobench CNF encoding of a nonogram (encoding ${encoding})`,
+    `puzzle ${puzzle.id}${title}${source}`,
+    `size ${width}x${height} (width x height)`,
+    `cell (row r, column c), counted from 0 at the top left, is variable r*${width}+c+1 (true = filled)`,
+    `variables 1..${cnf.cellVars} are the cells${aux}`,
+    `read a solver model back with: nonobench cnf --decode MODEL PUZZLE${encoding === DEFAULT_ENCODING ? '' : ` --encoding ${encoding}`}`,
+  ];
+}
+
+/** The grid a solver's model file gives, or an exit with a message when it gives none. */
+function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName, modelPath: string): void {
+  let answer;
+  try {
+    answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
+  } catch (error) {
+    // The automaton encoding has more variables than blocks: its models overrun a blocks decode.
+    if (encoding === 'blocks' && error instanceof PuzzleError && / names a variable above /.test(error.detail))
+      throw new PuzzleError(error.file, error.line, `${error.detail} (decoding as encoding blocks: was the CNF written with --encoding automaton?)`);
+    throw error;
+  }
+  if (answer.status !== 'sat') {
+    process.stderr.write(
+      `nonobench: ${modelPath}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
+    );
+    process.exitCode = EXIT_NOT_A_SOLUTION;
+    return;
+  }
+  for (let v = 1; v <= cnf.cellVars; v++) {
+    if (answer.values[v] === 0) {
+      const r = Math.floor((v - 1) / puzzle.width);
+      const c = (v - 1) % puzzle.width;
+      throw new PuzzleError(modelPath, 0, `the model gives no value to variable ${v} (cell row ${r + 1}, column ${c + 1})`);
+    }
+  }
+  const grid = decodeGrid(puzzle, (v) => answer.values[v] === 1);
+  process.stdout.write(`${gridToRows(grid, puzzle.width).join('\n')}\n`);
+  const violations = verifyGrid(puzzle, grid);
+  if (violations.length > 0) {
+    for (const v of violations) process.stderr.write(`not a solution: ${describeViolation(v)}\n`);
+    process.exitCode = EXIT_NOT_A_SOLUTION;
+  }
+}
+
+export function registerCnf(program: Command): void {
+  program
+    .command('cnf')
+    .description('write a puzzle as DIMACS CNF for outside SAT solvers, or (--decode) read a solver model back as a grid')
+    .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
+    .option('-o, --out <file>', 'write the CNF to this file instead of standard output')
+    .option(
+      '--decode <model>',
+      'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
+    )
+    .option('--encoding <name>', `the line encoding: ${ENCODINGS.join(' or ')} (see the README)`, DEFAULT_ENCODING)
+    .addOption(maxSizeOption())
+    .action((puzzlePath: string, opts: CnfCommandOptions) => {
+      let encoding: EncodingName;
+      try {
+        encoding = encodingNamed(opts.encoding);
+      } catch (error) {
+        throw new UsageError(`--encoding: ${(error as Error).message}`);
+      }
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+      const cnf = encodeNonogram(puzzle, { encoding });
+      if (opts.decode !== undefined) {
+        decodeModelFile(puzzle, cnf, encoding, opts.decode);
+        return;
+      }
+      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding) });
+      if (opts.out) writeOutputFile(opts.out, text);
+      else process.stdout.write(text);
+    });
+}

@@ -1,0 +1,74 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../../compare/compare.js';
+import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../../compare/format.js';
+import { writeOutputFile } from '../../io/output-path.js';
+import { nonNegativeNumber } from '../options.js';
+
+/** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/** A percentage option ("10" or "10%") as a fraction. */
+export function percent(name: string) {
+  return (value: string): number => {
+    const digits = value.replace(/%$/, '');
+    if (!DECIMAL.test(digits)) throw new InvalidArgumentError(`${name} must be a percentage ≥ 0, e.g. 10`);
+    return Number(digits) / 100;
+  };
+}
+
+/** "0.95" (a fraction in (0, 1)) or "95%" (a percentage in (0, 100)); a bare 95 is refused as ambiguous. */
+export function confidenceLevel(value: string): number {
+  const pct = value.endsWith('%');
+  const digits = pct ? value.slice(0, -1) : value;
+  const fraction = DECIMAL.test(digits) ? Number(digits) / (pct ? 100 : 1) : NaN;
+  if (!(fraction > 0 && fraction < 1))
+    throw new InvalidArgumentError(`--confidence must be a fraction between 0 and 1 or a percentage between 0% and 100%, e.g. 0.95 or 95%; got "${value}"`);
+  return fraction;
+}
+
+/** The options compare and bench-check share. */
+export function addCompareOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--threshold <percent>', 'noise threshold in percent: flag only changes surely beyond it')
+        .argParser(percent('--threshold'))
+        .default(DEFAULT_COMPARE_OPTIONS.threshold, '10'),
+    )
+    .addOption(
+      new Option('--confidence <level>', 'confidence level of the intervals: a fraction (0.95) or a percentage (95%)').argParser(confidenceLevel).default(DEFAULT_COMPARE_OPTIONS.confidence, '0.95'),
+    )
+    .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides: below it timer and scheduler noise dominate', nonNegativeNumber('--min-time'), DEFAULT_COMPARE_OPTIONS.minTimeMs)
+    .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
+    .option('--raw-times', 'compare times as measured, without discounting a change of machine speed (calib_ms)')
+    .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
+    .option('--out <file>', 'write the output to this file instead of stdout');
+}
+
+export function compareOptionsOf(o: {
+  threshold: number;
+  confidence: number;
+  minTime: number;
+  strictCounters?: boolean;
+  rawTimes?: boolean;
+}): CompareOptions {
+  return { threshold: o.threshold, confidence: o.confidence, minTimeMs: o.minTime, strictCounters: !!o.strictCounters, normalize: !o.rawTimes };
+}
+
+export function emit(text: string, out: string | undefined): void {
+  if (out) writeOutputFile(out, text); // like run's --out: a new reports folder is made
+  else process.stdout.write(text);
+}
+
+export function registerCompare(program: Command): void {
+  addCompareOptions(
+    program
+      .command('compare')
+      .description('compare two run CSVs: time regressions with confidence intervals, status and counter changes (exit 1 on a regression)')
+      .argument('<base>', 'the reference run CSV')
+      .argument('<new>', 'the run CSV to check against it'),
+  ).action((base: string, next: string, o) => {
+    const result = compareFiles(base, next, compareOptionsOf(o));
+    emit(formatComparison(result, o.format as CompareFormat), o.out);
+    process.exitCode = result.exitCode;
+  });
+}

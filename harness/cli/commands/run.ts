@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { REPORTS_DIR } from '../../../corpus/paths.js';
+import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
+import { parseShard } from '../../run/tasks.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, strategySpecs } from '../options.js';
+
+const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('solve puzzles with strategies on worker threads and record one CSV row per task')
+    .argument('[paths...]', 'puzzle files, bundles, FILE#N members or directories (default: the bundled corpus)')
+    .option('-s, --strategies <list>', 'comma-separated strategy names or module paths, or "all"', 'all')
+    .option('--repeat <n>', 'measured repetitions per puzzle and strategy', positiveInt('--repeat'), 1)
+    .option('--warmup <n>', 'unmeasured solves before each measured one (the first task of a strategy in a thread warms up for 0.2 s)', nonNegativeInt('--warmup'), 0)
+    .option('--timeout <seconds>', 'time limit per solve (0: none)', nonNegativeNumber('--timeout'), DEFAULT_TIMEOUT_S)
+    .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
+    .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))
+    .option('--max-solutions <n>', 'stop each solve after this many solutions', positiveInt('--max-solutions'), 2)
+    .option('--out <file>', 'CSV to write (default: reports/runs/<timestamp>.csv)')
+    .option('--shard <K/N>', 'run only the K-th of N deterministic slices of the tasks')
+    .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
+    .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .addOption(maxSizeOption())
+    .option('-q, --quiet', 'no progress output')
+    .action(async (paths: string[], o) => {
+      const result = await runCorpus({
+        paths,
+        strategies: strategySpecs(o.strategies),
+        repeat: o.repeat,
+        warmup: o.warmup,
+        timeoutS: o.timeout,
+        memoryMb: o.memory,
+        workers: o.workers,
+        maxSolutions: o.maxSolutions,
+        out: o.out ?? join(REPORTS_DIR, 'runs', `${timestamp()}.csv`),
+        ...(o.shard ? { shard: parseShard(o.shard) } : {}),
+        ...(o.resume ? { resume: o.resume } : {}),
+        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
+        quiet: !!o.quiet,
+        ...(o.param ? { params: o.param } : {}),
+      });
+      process.stdout.write(`${result.summary.format()}\n`);
+      const skipped = result.tasksSkipped ? ` (${result.tasksSkipped} already recorded, skipped)` : '';
+      process.stdout.write(`${result.tasksRun} tasks recorded in ${result.out}${skipped}\n`);
+      process.exitCode = result.exitCode;
+    });
+}

@@ -1,0 +1,152 @@
+import type { Command } from 'commander';
+import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
+import { loadPuzzle } from '../../../corpus/load.js';
+import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../../corpus/model.js';
+import { renderSvg, renderTerminal } from '../../../corpus/render.js';
+import { loadStrategy } from '../../../solvers/strategies/registry.js';
+import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
+import { checkAnswer, malformed } from '../../results/verify.js';
+import { hardLimitMs, SolverPool } from '../../run/pool.js';
+import { DEFAULT_MEMORY_MB } from '../../run/run.js';
+import type { WorkerReply } from '../../run/worker.js';
+import { writeOutputFile } from '../../io/output-path.js';
+import { thrownMessage } from '../../io/thrown.js';
+import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
+
+export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
+export const DEFAULT_SOLVE_TIMEOUT_S = 60;
+
+interface SolveCommandOptions {
+  strategy: string;
+  maxSolutions: number;
+  timeout: number;
+  svg?: string;
+  json?: boolean;
+  param?: Record<string, number | boolean | string>;
+  maxSize?: number;
+}
+
+/**
+ * Everything wrong with a result: each reported solution that fails the clues (one line each),
+ * else a false claim about them (a uniqueness or impossibility claim the goal refutes, a status
+ * that does not match the number of solutions).
+ */
+export function wrongAnswers(puzzle: Puzzle, r: SolveResult, maxSolutions?: number): string[] {
+  const shape = malformed(puzzle, r, maxSolutions);
+  if (shape) return [shape];
+  const wrong: string[] = [];
+  r.solutions.forEach((s, i) => {
+    const violations = verifyGrid(puzzle, s);
+    if (violations.length > 0) wrong.push(`solution ${i + 1} is wrong: ${violations.map(describeViolation).join('; ')}`);
+  });
+  if (wrong.length > 0) return wrong;
+  const claim = checkAnswer(puzzle, r);
+  return claim ? [claim] : [];
+}
+
+/** Cells where two grids differ (1) or agree (0). */
+export function differingCells(a: Grid, b: Grid): Uint8Array {
+  const mark = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) mark[i] = a[i] !== b[i] ? 1 : 0;
+  return mark;
+}
+
+const METRIC_FIELDS = ['cellsResolved', 'deadEnds', 'decisions', 'lineSolves', 'maxDepth', 'solutionsFound'] as const;
+
+/** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
+async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string): Promise<WorkerReply> {
+  const pool = new SolverPool({ workers: 1, memoryMb: DEFAULT_MEMORY_MB });
+  try {
+    const timeoutMs = opts.timeout * 1000;
+    const outcome = await pool.run({
+      puzzle: withoutGoal(puzzle),
+      strategySpec: opts.strategy,
+      maxSolutions: opts.maxSolutions,
+      timeoutMs,
+      warmup: 0,
+      ...(opts.param ? { params: opts.param } : {}),
+    });
+    if (outcome.kind === 'done') return outcome.reply;
+    if (outcome.kind === 'killed') throw new Error(`strategy ${name} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
+    throw new Error(`strategy ${name} failed: ${outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message}`);
+  } finally {
+    await pool.close();
+  }
+}
+
+export function registerSolve(program: Command): void {
+  program
+    .command('solve')
+    .description('solve one puzzle with one strategy and show the grid, the status and the metrics')
+    .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
+    .option('-s, --strategy <name>', 'registered strategy name or module path', DEFAULT_SOLVE_STRATEGY)
+    .option('--max-solutions <n>', 'stop after this many solutions (2 checks uniqueness)', positiveInt('--max-solutions'), 2)
+    .option('--timeout <seconds>', 'time limit (0: none)', nonNegativeNumber('--timeout'), DEFAULT_SOLVE_TIMEOUT_S)
+    .option('--svg <file>', 'also draw the final grid as an SVG picture')
+    .option('--json', 'print one JSON object instead of the picture')
+    .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .addOption(maxSizeOption())
+    .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
+      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+      const strategy = await loadStrategy(strategySpec(opts.strategy));
+      let result: SolveResult;
+      let timeMs: number;
+      if (opts.timeout > 0) {
+        // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
+        const solved = await solveOnWorker(puzzle, opts, strategy.name);
+        result = solved.result;
+        timeMs = solved.timeMs;
+      } else {
+        // No limit: in this thread.
+        const options = solveOptions({ maxSolutions: opts.maxSolutions, ...(opts.param ? { params: opts.param } : {}) });
+        const started = performance.now();
+        try {
+          result = strategy.solve(withoutGoal(puzzle), options);
+        } catch (err) {
+          throw new Error(`strategy ${strategy.name} failed: ${thrownMessage(err)}`);
+        }
+        timeMs = performance.now() - started;
+      }
+
+      const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
+      for (const line of wrong) process.stderr.write(`wrong: ${line}\n`);
+      if (wrong.length > 0) process.exitCode = 1;
+      if (malformed(puzzle, result, opts.maxSolutions)) return;
+
+      const { width, height } = puzzle;
+      const [first, second] = result.solutions;
+      const mark = first && second ? differingCells(first, second) : undefined;
+      if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
+
+      const metrics = result.metrics;
+      if (opts.json) {
+        const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: strategy.name };
+        out.status = result.status;
+        for (const f of METRIC_FIELDS) out[f] = metrics[f];
+        out.extra = metrics.extra ?? {};
+        out.timeMs = Math.round(timeMs * 1000) / 1000;
+        out.grid = gridToRows(result.grid, width);
+        out.solutions = result.solutions.map((s) => gridToRows(s, width));
+        if (wrong.length > 0) out.wrong = wrong;
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+        return;
+      }
+
+      const color = !!process.stdout.isTTY;
+      const lines: string[] = [`${puzzleLabel(puzzle)} (${width}×${height}) with ${strategy.name}`, ''];
+      lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
+      if (second && mark) {
+        lines.push('second solution (marked cells differ from the first):', '');
+        lines.push(renderTerminal(second, width, { color, clues: puzzle, mark }));
+      }
+      lines.push(`status: ${result.status}`);
+      lines.push(`time: ${timeMs.toFixed(1)} ms`);
+      lines.push(`cells resolved: ${metrics.cellsResolved} of ${width * height}`);
+      lines.push(
+        `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${metrics.solutionsFound}`,
+      );
+      const extra = Object.entries(metrics.extra ?? {});
+      if (extra.length > 0) lines.push(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,191 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { PACKAGE_ROOT, REPORTS_DIR } from '../../corpus/paths.js';
+import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
+import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
+import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
+import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
+
+/** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
+export const BASELINE_COLUMNS = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'] as const;
+
+/** What a baseline CSV records about the run that made it. */
+export interface BaselineConfig {
+  /** Every puzzle path, in the order first recorded (`FILE#N` for bundle members). */
+  paths: string[];
+  /** Strategy names as recorded. */
+  strategies: string[];
+  repeat: number;
+  /** 0 when the baseline ran without a limit. */
+  timeoutS: number;
+  maxSolutions: number;
+  /** Recorded by newer runs (columns workers, warmup, memory_mb, params); undefined when absent. */
+  workers?: number;
+  warmup?: number;
+  memoryMb?: number;
+  params?: Record<string, number | boolean | string>;
+  /** The largest width or height among the rows (columns width, height); undefined when absent. */
+  largestSide?: number;
+}
+
+/** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
+function optionalCount(csv: RunCsv, column: string, min: number): number | undefined {
+  if (!csv.columns.includes(column)) return undefined;
+  const text = single(csv, column);
+  if (text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${csv.file}: column ${column} must be a whole number ≥ ${min}`);
+  return n;
+}
+
+function optionalParams(csv: RunCsv): Record<string, number | boolean | string> | undefined {
+  if (!csv.columns.includes('params')) return undefined;
+  const text = single(csv, 'params');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as Record<string, number | boolean | string>;
+  } catch {
+    throw new Error(`${csv.file}: column params is not a JSON object`);
+  }
+}
+
+/** The one value a column takes over all rows, or an error naming the file when it takes several. */
+function single(csv: RunCsv, column: string): string {
+  const values = [...new Set(csv.records.map((r) => r[column] ?? ''))];
+  if (values.length > 1) throw new Error(`${csv.file}: column ${column} takes several values (${values.join(', ')}): not one run configuration`);
+  return values[0] ?? '';
+}
+
+export function baselineConfig(csv: RunCsv): BaselineConfig {
+  if (csv.records.length === 0) throw new Error(`${csv.file}: no rows, nothing to rerun`);
+  const unique = (column: string) => [...new Set(csv.records.map((r) => r[column] ?? ''))];
+  const paths = unique('puzzle_path');
+  if (paths.includes('')) throw new Error(`${csv.file}: a row has no puzzle_path, so its puzzle cannot be found again`);
+  const reps = csv.records.map((r) => Number(r.rep));
+  if (reps.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${csv.file}: column rep must hold whole numbers ≥ 1`);
+  const timeout = single(csv, 'timeout_s');
+  const maxSolutions = Number(single(csv, 'max_solutions'));
+  if (!Number.isInteger(maxSolutions) || maxSolutions < 1) throw new Error(`${csv.file}: column max_solutions must be a whole number ≥ 1`);
+  const timeoutS = timeout === '' ? 0 : Number(timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS < 0) throw new Error(`${csv.file}: column timeout_s must be a number ≥ 0`);
+  const config: BaselineConfig = { paths, strategies: unique('strategy'), repeat: Math.max(...reps), timeoutS, maxSolutions };
+  const workers = optionalCount(csv, 'workers', 1);
+  const warmup = optionalCount(csv, 'warmup', 0);
+  const memoryMb = optionalCount(csv, 'memory_mb', 1);
+  const params = optionalParams(csv);
+  if (workers !== undefined) config.workers = workers;
+  if (warmup !== undefined) config.warmup = warmup;
+  if (memoryMb !== undefined) config.memoryMb = memoryMb;
+  if (params !== undefined) config.params = params;
+  const sides = csv.records.flatMap((r) => [Number(r.width), Number(r.height)]).filter((n) => Number.isInteger(n) && n > 0);
+  if (sides.length > 0) config.largestSide = Math.max(...sides);
+  return config;
+}
+
+/**
+ * The CSV records strategy names, not how they were loaded: built-in names resolve to themselves;
+ * any other name must be one of the given plugin modules.
+ */
+export async function resolveStrategySpecs(names: string[], plugins: string[], file: string): Promise<string[]> {
+  const pluginByName = new Map<string, string>();
+  for (const path of plugins) {
+    if (!isModuleSpecifier(path)) throw new Error(`--plugin expects a module path, got "${path}"`);
+    pluginByName.set((await loadStrategy(path)).name, path);
+  }
+  const builtIn = new Set(strategyNames());
+  return names.map((name) => {
+    const plugin = pluginByName.get(name);
+    if (plugin) return plugin;
+    if (builtIn.has(name)) return name;
+    throw new Error(`${file}: strategy "${name}" is not built in: give its module with --plugin <path>`);
+  });
+}
+
+export interface BenchCheckOptions {
+  baseline: string;
+  /** Run CSV to write. */
+  out: string;
+  plugins: string[];
+  /** Each of these four, when not given, is taken from the baseline, else from the run defaults. */
+  params?: Record<string, number | boolean | string>;
+  workers?: number;
+  warmup?: number;
+  memoryMb?: number;
+  /** Largest accepted puzzle width or height; by default the loader's, raised to the baseline's largest puzzle. */
+  maxSize?: number;
+  quiet: boolean;
+  compare: CompareOptions;
+  log?: NodeJS.WriteStream;
+}
+
+export interface BenchCheckResult {
+  config: BaselineConfig;
+  run: RunResult;
+  comparison: CompareResult;
+  /** As compare's; 2 when some baseline puzzle could not be loaded and nothing regressed. */
+  exitCode: 0 | 1 | 2;
+}
+
+const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+
+export const defaultCheckOut = () => join(REPORTS_DIR, 'runs', `bench-check-${timestamp()}.csv`);
+
+/**
+ * The directory a baseline's relative puzzle paths were recorded from: the working directory when
+ * they all exist there, else the package root (where the committed baseline is recorded), else an
+ * error naming a missing one.
+ */
+export function recordingRoot(paths: string[], file: string, cwd = process.cwd()): string {
+  const files = paths.map((p) => p.replace(/#\d+$/, ''));
+  const missingFrom = (root: string) => files.find((f) => !existsSync(resolve(root, f)));
+  const missing = missingFrom(cwd);
+  if (missing === undefined) return cwd;
+  if (missingFrom(PACKAGE_ROOT) === undefined) return PACKAGE_ROOT;
+  throw new Error(`${file}: puzzle ${missing} is not found from ${cwd} nor from ${PACKAGE_ROOT}`);
+}
+
+/** Reruns the configuration a baseline CSV records and compares the new run against it. */
+export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
+  const baseline = loadRunCsv(options.baseline, BASELINE_COLUMNS);
+  // The run appends to its CSV: an old file would mix two runs into the comparison.
+  if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
+  const config = baselineConfig(baseline);
+  const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
+  const strategies = await resolveStrategySpecs(config.strategies, plugins, options.baseline);
+  // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
+  const root = recordingRoot(config.paths, options.baseline);
+  const here = process.cwd();
+  const out = resolve(options.out);
+  process.chdir(root);
+  try {
+    return await rerunAndCompare(baseline, config, strategies, { ...options, out });
+  } finally {
+    process.chdir(here);
+  }
+}
+
+async function rerunAndCompare(
+  baseline: RunCsv,
+  config: BaselineConfig,
+  strategies: string[],
+  options: BenchCheckOptions,
+): Promise<BenchCheckResult> {
+  const run = await runCorpus({
+    paths: config.paths,
+    strategies,
+    repeat: config.repeat,
+    warmup: options.warmup ?? config.warmup ?? 0,
+    timeoutS: config.timeoutS,
+    memoryMb: options.memoryMb ?? config.memoryMb ?? DEFAULT_MEMORY_MB,
+    workers: options.workers ?? config.workers ?? defaultWorkers(),
+    maxSolutions: config.maxSolutions,
+    out: options.out,
+    quiet: options.quiet,
+    maxSize: options.maxSize ?? Math.max(DEFAULT_MAX_SIZE, config.largestSide ?? 0),
+    ...(options.params ?? config.params ? { params: options.params ?? config.params } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);
+  const exitCode = comparison.exitCode === 1 ? 1 : run.loadErrors > 0 ? 2 : 0;
+  return { config, run, comparison, exitCode };
+}

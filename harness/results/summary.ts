@@ -1,0 +1,87 @@
+import { ROW_STATUSES, type RowStatus } from './verify.js';
+
+interface StrategyTally {
+  statuses: Map<RowStatus, number>;
+  times: number[];
+  deadEnds: number;
+}
+
+export interface StrategySummary {
+  strategy: string;
+  tasks: number;
+  statuses: Partial<Record<RowStatus, number>>;
+  medianMs: number;
+  totalMs: number;
+  deadEnds: number;
+}
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Per-strategy counts per status, median and total time, total dead ends, accumulated row by row. */
+export class RunSummary {
+  private readonly tallies = new Map<string, StrategyTally>();
+
+  /** `order`: strategy names in the order the table lists them (others follow as they come). */
+  constructor(private readonly order: readonly string[] = []) {}
+
+  add(strategy: string, status: RowStatus, timeMs: number | '', deadEnds: number | ''): void {
+    let t = this.tallies.get(strategy);
+    if (!t) {
+      t = { statuses: new Map(), times: [], deadEnds: 0 };
+      this.tallies.set(strategy, t);
+    }
+    t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
+    if (timeMs !== '') t.times.push(timeMs);
+    if (deadEnds !== '') t.deadEnds += deadEnds;
+  }
+
+  count(status: RowStatus): number {
+    let n = 0;
+    for (const t of this.tallies.values()) n += t.statuses.get(status) ?? 0;
+    return n;
+  }
+
+  strategies(): StrategySummary[] {
+    const rank = (name: string) => {
+      const i = this.order.indexOf(name);
+      return i < 0 ? this.order.length : i;
+    };
+    return [...this.tallies].sort(([a], [b]) => rank(a) - rank(b)).map(([strategy, t]) => ({
+      strategy,
+      tasks: [...t.statuses.values()].reduce((a, b) => a + b, 0),
+      statuses: Object.fromEntries(t.statuses),
+      medianMs: median(t.times),
+      totalMs: t.times.reduce((a, b) => a + b, 0),
+      deadEnds: t.deadEnds,
+    }));
+  }
+
+  /** A plain-text table: one row per strategy, a column per status that occurred. */
+  format(): string {
+    const rows = this.strategies();
+    const used = ROW_STATUSES.filter((s) => rows.some((r) => r.statuses[s]));
+    const header = ['strategy', 'tasks', ...used, 'median ms', 'total s', 'dead ends'];
+    const body = rows.map((r) => [
+      r.strategy,
+      String(r.tasks),
+      ...used.map((s) => String(r.statuses[s] ?? 0)),
+      Number.isNaN(r.medianMs) ? '-' : r.medianMs.toFixed(2),
+      (r.totalMs / 1000).toFixed(2),
+      String(r.deadEnds),
+    ]);
+    return formatTable(header, body);
+  }
+}
+
+/** Left-aligned first column, right-aligned numbers, two spaces between columns. */
+export function formatTable(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...body.map(fmt)].join('\n');
+}

@@ -1,0 +1,65 @@
+import type { Puzzle } from '../../corpus/model.js';
+import { UsageError } from '../io/thrown.js';
+
+/** One unit of work: a puzzle solved once by one strategy. */
+export interface Task {
+  /** Position in the full (unsharded) task list: stable for a given corpus and configuration. */
+  index: number;
+  puzzle: Puzzle;
+  strategy: StrategyRef;
+  /** 1-based repetition number. */
+  rep: number;
+}
+
+/** How a worker finds a strategy (`spec`: a registry name or an absolute module path) and what the CSV calls it. */
+export interface StrategyRef {
+  spec: string;
+  name: string;
+}
+
+/** Tasks in a deterministic order: puzzle by puzzle, each strategy, each repetition. */
+export function buildTasks(puzzles: Puzzle[], strategies: StrategyRef[], repeat: number): Task[] {
+  const tasks: Task[] = [];
+  for (const puzzle of puzzles)
+    for (const strategy of strategies)
+      for (let rep = 1; rep <= repeat; rep++) tasks.push({ index: tasks.length, puzzle, strategy, rep });
+  return tasks;
+}
+
+/**
+ * The order tasks run in: in rounds, round r holding repetition r of every puzzle and strategy (in
+ * task order). The repetitions of one pair are then spread over the run, so a passing slowdown of
+ * the machine touches one of them rather than all five: compare's interval treats repetitions as
+ * independent, and back-to-back ones share the machine's moment and move together.
+ */
+export function inRounds(tasks: Task[]): Task[] {
+  return [...tasks].sort((a, b) => a.rep - b.rep || a.index - b.index);
+}
+
+export interface Shard {
+  /** 1-based slice number. */
+  k: number;
+  n: number;
+}
+
+/** Parses `K/N` (1 ≤ K ≤ N). */
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const k = m ? Number(m[1]) : NaN;
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard expects K/N with 1 ≤ K ≤ N, got "${text}"`);
+  return { k, n };
+}
+
+/**
+ * The K-th of N slices: every N-th puzzle starting at the K-th, with all its strategies and
+ * repetitions, so slices partition the task list exactly and stay balanced across puzzle sizes.
+ */
+export function shardTasks(tasks: Task[], shard: Shard, tasksPerPuzzle: number): Task[] {
+  return tasks.filter((t) => Math.floor(t.index / tasksPerPuzzle) % shard.n === shard.k - 1);
+}
+
+/** The identity of a task across runs, used by --resume and merge: puzzle, path, strategy, repetition. */
+export function taskKey(puzzleId: string, puzzlePath: string, strategy: string, rep: number | string): string {
+  return `${puzzleId}\u0000${puzzlePath}\u0000${strategy}\u0000${rep}`;
+}

@@ -1,0 +1,102 @@
+import type { Puzzle } from '../../corpus/model.js';
+import { loadStrategy } from '../../solvers/strategies/registry.js';
+import { measureCalibration } from './calibration.js';
+import { thrownMessage } from '../io/thrown.js';
+import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
+
+/** What the parent sends a worker thread for one task. */
+export interface WorkerTask {
+  puzzle: Puzzle;
+  strategySpec: string;
+  maxSolutions: number;
+  /** The soft limit the strategy polls; the parent enforces a hard one a little later. */
+  timeoutMs: number;
+  warmup: number;
+  params?: Record<string, number | boolean | string>;
+}
+
+export interface WorkerReply {
+  result: SolveResult;
+  /** Solver time of the measured solve, monotonic clock, in milliseconds. */
+  timeMs: number;
+  /** This thread's latest calibration time (see measureCalibration). */
+  calibMs: number;
+}
+
+/** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
+const CALIBRATE_EVERY_MS = 1000;
+// Measured once as the thread starts (piscina loads this module then), so the first task does not wait for it.
+let calibMs = measureCalibration();
+let calibratedAt = performance.now();
+
+const strategies = new Map<string, Promise<Strategy>>();
+/** Strategies this thread has warmed up (see runTask), and for how long at least. */
+const warmedUp = new Set<string>();
+const FIRST_WARMUP_MS = 200;
+
+function strategyFor(spec: string): Promise<Strategy> {
+  let s = strategies.get(spec);
+  if (!s) {
+    s = loadStrategy(spec);
+    strategies.set(spec, s);
+  }
+  return s;
+}
+
+function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult {
+  return strategy.solve(task.puzzle, {
+    maxSolutions: task.maxSolutions,
+    shouldStop: deadlineAfter(task.timeoutMs),
+    ...(task.params ? { params: task.params } : {}),
+  });
+}
+
+/**
+ * Runs a task; whatever goes wrong reaches the parent as a rejection with an Error. Piscina
+ * mishandles a thrown null or undefined (null reads as success), and a reply that cannot be cloned
+ * kills the thread with an error that arrives empty, so both become Errors that say what happened.
+ */
+export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
+  let reply: WorkerReply;
+  try {
+    reply = await measuredRun(task);
+  } catch (err) {
+    throw err instanceof Error ? err : new Error(thrownMessage(err));
+  }
+  try {
+    structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
+  } catch (err) {
+    throw new Error(`its result cannot be sent from the worker: ${thrownMessage(err)}`);
+  }
+  return reply;
+}
+
+/** Runs the warm-up solves (not measured), then the measured one. */
+async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
+  const strategy = await strategyFor(task.strategySpec);
+  if (performance.now() - calibratedAt > CALIBRATE_EVERY_MS) {
+    calibMs = measureCalibration();
+    calibratedAt = performance.now();
+  }
+  let lastSolveMs = 0;
+  for (let i = 0; i < task.warmup; i++) {
+    const t = performance.now();
+    solveOnce(strategy, task);
+    lastSolveMs = performance.now() - t;
+  }
+  // A few solves of a small puzzle do not get a strategy's code optimised: the first warmed task of
+  // each strategy in a thread keeps warming up a little longer, so no early task measures the compiler.
+  // Only solves expected to end within FIRST_WARMUP_MS start, so the task stays inside its hard limit.
+  if (task.warmup > 0 && !warmedUp.has(task.strategySpec)) {
+    warmedUp.add(task.strategySpec);
+    const until = performance.now() + FIRST_WARMUP_MS;
+    for (let t = performance.now(); t + lastSolveMs < until; t = performance.now()) {
+      solveOnce(strategy, task);
+      lastSolveMs = performance.now() - t;
+    }
+  }
+  const start = performance.now();
+  const result = solveOnce(strategy, task);
+  const timeMs = performance.now() - start;
+  return { result, timeMs, calibMs };
+}

@@ -1,0 +1,95 @@
+import type { Grid, Puzzle } from '../../corpus/model.js';
+
+/**
+ * How a solve ended. The meanings are shared by every strategy:
+ * - `unique`: one solution, proven the only one;
+ * - `multiple`: two or more solutions found;
+ * - `solved`: one found, uniqueness not asked (`maxSolutions = 1`);
+ * - `stuck`: a strategy that does not guess ran out of deductions (partial grid);
+ * - `contradiction`: no solution exists;
+ * - `too-large`: the strategy's own resource cap was hit;
+ * - `timeout`: the cancellation check fired.
+ */
+export type SolveStatus = 'unique' | 'multiple' | 'solved' | 'stuck' | 'contradiction' | 'too-large' | 'timeout';
+
+export const SOLVE_STATUSES: readonly SolveStatus[] = [
+  'unique',
+  'multiple',
+  'solved',
+  'stuck',
+  'contradiction',
+  'too-large',
+  'timeout',
+];
+
+/** Counters with one meaning in every strategy. */
+export interface SolveMetrics {
+  /** Cells known at the end (all cells when a solution was found). */
+  cellsResolved: number;
+  /** Contradictions met while searching (0 for a strategy that never guesses). */
+  deadEnds: number;
+  /** Guesses / branches taken. */
+  decisions: number;
+  /** Line-solver calls (cache hits excluded). */
+  lineSolves: number;
+  /** Deepest search level reached (0 without search). */
+  maxDepth: number;
+  solutionsFound: number;
+  /** Strategy-specific counters (propagations, cache hits, learnt clauses, …). */
+  extra: Record<string, number>;
+}
+
+export interface SolveResult {
+  status: SolveStatus;
+  /** The final grid: the solution when one was found, else what was deduced (UNKNOWN elsewhere). */
+  grid: Grid;
+  /** Solutions found, at most `maxSolutions`. */
+  solutions: Grid[];
+  metrics: SolveMetrics;
+}
+
+export interface SolveOptions {
+  /** Stop after this many solutions (default 2, so that uniqueness is checked). */
+  maxSolutions: number;
+  /** Polled by the strategy: once it returns true the strategy returns `timeout` promptly. */
+  shouldStop: () => boolean;
+  /** Strategy-specific settings (for example a placement cap), by name. */
+  params?: Record<string, number | boolean | string>;
+}
+
+export interface Strategy {
+  name: string;
+  /** One line, shown by `nonobench strategies`. */
+  description: string;
+  solve(puzzle: Puzzle, options: SolveOptions): SolveResult;
+}
+
+export const DEFAULT_MAX_SOLUTIONS = 2;
+
+/** Options with the defaults filled in. */
+export function solveOptions(partial: Partial<SolveOptions> = {}): SolveOptions {
+  return {
+    maxSolutions: partial.maxSolutions ?? DEFAULT_MAX_SOLUTIONS,
+    shouldStop: partial.shouldStop ?? (() => false),
+    ...(partial.params ? { params: partial.params } : {}),
+  };
+}
+
+/** A cancellation check that fires after `ms` milliseconds on the monotonic clock. */
+export function deadlineAfter(ms: number): () => boolean {
+  if (!Number.isFinite(ms)) return () => false;
+  const end = performance.now() + ms;
+  return () => performance.now() > end;
+}
+
+/** Fresh zeroed metrics. */
+export function emptyMetrics(): SolveMetrics {
+  return { cellsResolved: 0, deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, solutionsFound: 0, extra: {} };
+}
+
+/** The status a searching strategy reports for the solutions it found when the search ended normally. */
+export function statusOfSolutions(found: number, maxSolutions: number): SolveStatus {
+  if (found === 0) return 'contradiction';
+  if (found >= 2) return 'multiple';
+  return maxSolutions === 1 ? 'solved' : 'unique';
+}

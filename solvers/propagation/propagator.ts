@@ -1,0 +1,293 @@
+import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../corpus/model.js';
+import { ExactLineSolver } from '../line/exact.js';
+import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, IMPOSSIBLE_LINE, MaskLineCache } from '../line/line-cache.js';
+import { lineClue, type LineSolver } from '../line/line-solver.js';
+
+/** Line solves between two polls of the cancellation check. */
+const POLL_EVERY = 256;
+
+export interface PropagatorOptions {
+  /** Remember each line's result per (line, state) so the same state is never solved twice (default true). */
+  cache?: boolean;
+  /** Polled every few hundred line solves; once true, `propagate` stops early and sets `stopped`. */
+  shouldStop?: () => boolean;
+}
+
+/**
+ * Line propagation over a whole grid: solves lines until none can deduce more (a fixpoint) or one
+ * is impossible (a contradiction).
+ *
+ * Lines are numbered rows first (0 … height−1), then columns (height … height+width−1). Only lines
+ * with a cell changed since their last solve are queued. Every cell set is pushed on a trail, so a
+ * search can return to an earlier state with `undo(mark)` instead of copying the grid. With the
+ * cache on, a line state met before gets its earlier result without a solver call.
+ *
+ * Two internal forms: when the solver is the exact one and no line exceeds 61 cells, each line is
+ * also kept as bit masks of its FILLED and its EMPTY cells and solved in that form, with no copying
+ * of cells; otherwise lines are copied to a scratch array for the solver.
+ */
+export class Propagator {
+  readonly width: number;
+  readonly height: number;
+  readonly lineCount: number;
+  /** The grid being solved (row-major cell codes); set cells through `assign` only. */
+  readonly grid: Uint8Array;
+  /** Clue of each line, in the line solvers' form. */
+  readonly clues: Int32Array[];
+  /** Cells set so far, in order; `trailLength` entries are live. */
+  readonly trail: Int32Array;
+  trailLength = 0;
+  /** Unknown cells per line, kept up to date by assign/undo. */
+  readonly unknownInLine: Int32Array;
+
+  /** Line-solver calls (cache hits excluded). */
+  lineSolves = 0;
+  cacheHits = 0;
+  /** Calls of `propagate`. */
+  propagations = 0;
+  /** Set when the cancellation check fired during `propagate`. */
+  stopped = false;
+
+  private readonly solver: LineSolver;
+  private readonly shouldStop: () => boolean;
+  private readonly queue: Int32Array;
+  private queueHead = 0;
+  private queueSize = 0;
+  private readonly queued: Uint8Array;
+  private sincePoll = 0;
+
+  /**
+   * Mask form: the exact solver, and per line two-word masks of its FILLED and EMPTY cells
+   * (cell c is bit c of lo for c < 31, bit c−31 of hi otherwise).
+   */
+  private readonly maskSolver: ExactLineSolver | null;
+  private readonly filledLo: Int32Array;
+  private readonly filledHi: Int32Array;
+  private readonly emptyLo: Int32Array;
+  private readonly emptyHi: Int32Array;
+  private readonly maskCache: MaskLineCache | null;
+  /** Array form. */
+  private readonly scratch: Uint8Array;
+  private readonly arrayCache: ArrayLineCache | null;
+
+  constructor(puzzle: Puzzle, solver: LineSolver, options: PropagatorOptions = {}) {
+    const { width, height } = puzzle;
+    this.width = width;
+    this.height = height;
+    this.lineCount = width + height;
+    this.grid = new Uint8Array(width * height);
+    this.clues = [...puzzle.rows, ...puzzle.columns].map((c) => lineClue(c));
+    this.trail = new Int32Array(width * height);
+    this.unknownInLine = new Int32Array(this.lineCount);
+    for (let y = 0; y < height; y++) this.unknownInLine[y] = width;
+    for (let x = 0; x < width; x++) this.unknownInLine[height + x] = height;
+    this.solver = solver;
+    this.shouldStop = options.shouldStop ?? (() => false);
+    this.queue = new Int32Array(this.lineCount);
+    this.queued = new Uint8Array(this.lineCount);
+    const cache = options.cache ?? true;
+    const maskForm =
+      solver instanceof ExactLineSolver && solver.bitParallel && Math.max(width, height) <= ExactLineSolver.MASK_MAX;
+    this.maskSolver = maskForm ? solver : null;
+    const masks = maskForm ? this.lineCount : 0;
+    this.filledLo = new Int32Array(masks);
+    this.filledHi = new Int32Array(masks);
+    this.emptyLo = new Int32Array(masks);
+    this.emptyHi = new Int32Array(masks);
+    this.maskCache = maskForm && cache ? new MaskLineCache() : null;
+    this.scratch = new Uint8Array(Math.max(width, height));
+    this.arrayCache = !maskForm && cache ? new ArrayLineCache(this.lineCount) : null;
+  }
+
+  /** Times a full cache was emptied. */
+  get cacheResets(): number {
+    return (this.maskCache?.resets ?? 0) + (this.arrayCache?.resets ?? 0);
+  }
+
+  /** Queues one line for solving (no-op when already queued). */
+  enqueue(line: number): void {
+    if (this.queued[line] === 1) return;
+    this.queued[line] = 1;
+    let at = this.queueHead + this.queueSize;
+    if (at >= this.lineCount) at -= this.lineCount;
+    this.queue[at] = line;
+    this.queueSize++;
+  }
+
+  enqueueAll(): void {
+    for (let line = 0; line < this.lineCount; line++) this.enqueue(line);
+  }
+
+  /** Sets an UNKNOWN cell, records it on the trail and queues its row and column. */
+  assign(cell: number, value: number): void {
+    const width = this.width;
+    const y = (cell / width) | 0;
+    const x = cell - y * width;
+    const column = this.height + x;
+    this.grid[cell] = value;
+    this.trail[this.trailLength++] = cell;
+    this.unknownInLine[y]!--;
+    this.unknownInLine[column]!--;
+    if (this.maskSolver) {
+      const filled = value === FILLED;
+      if (x < 31) (filled ? this.filledLo : this.emptyLo)[y]! |= 1 << x;
+      else (filled ? this.filledHi : this.emptyHi)[y]! |= 1 << (x - 31);
+      if (y < 31) (filled ? this.filledLo : this.emptyLo)[column]! |= 1 << y;
+      else (filled ? this.filledHi : this.emptyHi)[column]! |= 1 << (y - 31);
+    }
+    this.enqueue(y);
+    this.enqueue(column);
+  }
+
+  /** Returns every cell set after trail position `mark` to UNKNOWN. */
+  undo(mark: number): void {
+    const { grid, trail, width, height, unknownInLine } = this;
+    const masks = this.maskSolver !== null;
+    for (let t = this.trailLength - 1; t >= mark; t--) {
+      const cell = trail[t]!;
+      const y = (cell / width) | 0;
+      const x = cell - y * width;
+      if (masks) {
+        const filled = grid[cell] === FILLED;
+        if (x < 31) (filled ? this.filledLo : this.emptyLo)[y]! &= ~(1 << x);
+        else (filled ? this.filledHi : this.emptyHi)[y]! &= ~(1 << (x - 31));
+        if (y < 31) (filled ? this.filledLo : this.emptyLo)[height + x]! &= ~(1 << y);
+        else (filled ? this.filledHi : this.emptyHi)[height + x]! &= ~(1 << (y - 31));
+      }
+      grid[cell] = UNKNOWN;
+      unknownInLine[y]!++;
+      unknownInLine[height + x]!++;
+    }
+    this.trailLength = mark;
+  }
+
+  /** Empties the queue (after a contradiction or a stop). */
+  clearQueue(): void {
+    while (this.queueSize > 0) {
+      this.queued[this.queue[this.queueHead]!] = 0;
+      this.queueHead = this.queueHead + 1 === this.lineCount ? 0 : this.queueHead + 1;
+      this.queueSize--;
+    }
+    this.queueHead = 0;
+  }
+
+  /**
+   * Solves queued lines until the queue is empty. Returns false on a contradiction (some line
+   * impossible; the queue is emptied, the cells set so far stay on the trail). When the cancellation
+   * check fires it stops early, sets `stopped` and returns true: the deductions made are still sound.
+   */
+  propagate(): boolean {
+    this.propagations++;
+    const { queue, queued, lineCount } = this;
+    const masks = this.maskSolver !== null;
+    while (this.queueSize > 0) {
+      const line = queue[this.queueHead]!;
+      this.queueHead = this.queueHead + 1 === lineCount ? 0 : this.queueHead + 1;
+      this.queueSize--;
+      queued[line] = 0;
+      if (!(masks ? this.solveMaskLine(line) : this.solveArrayLine(line))) {
+        this.clearQueue();
+        return false;
+      }
+      if (++this.sincePoll >= POLL_EVERY) {
+        this.sincePoll = 0;
+        if (this.shouldStop()) {
+          this.stopped = true;
+          this.clearQueue();
+          return true;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Mask form: solve (or look up) one line and assign what it decides. */
+  private solveMaskLine(line: number): boolean {
+    const filledLo = this.filledLo[line]!;
+    const filledHi = this.filledHi[line]!;
+    const emptyLo = this.emptyLo[line]!;
+    const emptyHi = this.emptyHi[line]!;
+    let rFilledLo: number;
+    let rFilledHi: number;
+    let rEmptyLo: number;
+    let rEmptyHi: number;
+    const cache = this.maskCache;
+    const isRow = line < this.height;
+    if (cache !== null && cache.lookup(line, filledLo, filledHi, emptyLo, emptyHi)) {
+      this.cacheHits++;
+      if (cache.filledLo === IMPOSSIBLE_LINE) return false;
+      rFilledLo = cache.filledLo;
+      rFilledHi = cache.filledHi;
+      rEmptyLo = cache.emptyLo;
+      rEmptyHi = cache.emptyHi;
+    } else {
+      this.lineSolves++;
+      const solver = this.maskSolver!;
+      if (!solver.solveLineMasks(this.clues[line]!, isRow ? this.width : this.height, filledLo, filledHi, emptyLo, emptyHi)) {
+        cache?.store(line, filledLo, filledHi, emptyLo, emptyHi, IMPOSSIBLE_LINE, 0, 0, 0);
+        return false;
+      }
+      const out = solver.masks;
+      rFilledLo = out.filledLo;
+      rFilledHi = out.filledHi;
+      rEmptyLo = out.emptyLo;
+      rEmptyHi = out.emptyHi;
+      cache?.store(line, filledLo, filledHi, emptyLo, emptyHi, rFilledLo, rFilledHi, rEmptyLo, rEmptyHi);
+    }
+    const newFilledLo = rFilledLo & ~filledLo;
+    const newFilledHi = rFilledHi & ~filledHi;
+    const newEmptyLo = rEmptyLo & ~emptyLo;
+    const newEmptyHi = rEmptyHi & ~emptyHi;
+    if ((newFilledLo | newFilledHi | newEmptyLo | newEmptyHi) === 0) return true;
+    const start = isRow ? line * this.width : line - this.height;
+    const stride = isRow ? 1 : this.width;
+    this.assignBits(newFilledLo, start, stride, FILLED);
+    this.assignBits(newEmptyLo, start, stride, EMPTY);
+    this.assignBits(newFilledHi, start + 31 * stride, stride, FILLED);
+    this.assignBits(newEmptyHi, start + 31 * stride, stride, EMPTY);
+    return true;
+  }
+
+  /** Assigns `value` to the cells `start + i * stride` for every bit i of `bits`. */
+  private assignBits(bits: number, start: number, stride: number, value: number): void {
+    while (bits !== 0) {
+      const low = bits & -bits;
+      this.assign(start + (31 - Math.clz32(low)) * stride, value);
+      bits ^= low;
+    }
+  }
+
+  /** Array form: copy the line out, solve (or look up) it, and assign what changed. */
+  private solveArrayLine(line: number): boolean {
+    const { grid, scratch } = this;
+    const isRow = line < this.height;
+    const start = isRow ? line * this.width : line - this.height;
+    const stride = isRow ? 1 : this.width;
+    const length = isRow ? this.width : this.height;
+    for (let i = 0, k = start; i < length; i++, k += stride) scratch[i] = grid[k]!;
+    const cache = this.arrayCache;
+    const found = cache === null ? -1 : cache.lookup(line, scratch, length);
+    if (found === CACHE_HIT) this.cacheHits++;
+    else if (found === CACHE_IMPOSSIBLE) {
+      this.cacheHits++;
+      return false;
+    } else {
+      this.lineSolves++;
+      const ok = this.solver.solve(this.clues[line]!, scratch, length);
+      cache?.store(line, ok ? scratch : null, length);
+      if (!ok) return false;
+    }
+    for (let i = 0, k = start; i < length; i++, k += stride) {
+      const v = scratch[i]!;
+      if (v !== grid[k]) this.assign(k, v);
+    }
+    return true;
+  }
+
+  /** Number of UNKNOWN cells in the grid. */
+  unknownCells(): number {
+    let n = 0;
+    for (let line = 0; line < this.height; line++) n += this.unknownInLine[line]!;
+    return n;
+  }
+}

@@ -1,0 +1,50 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { Strategy } from '../api/types.js';
+import { enumeration } from './enumeration.js';
+import { sat } from './sat.js';
+import { overlapStrategy } from './overlap.js';
+import { backtrackStrategy, probeStrategy } from '../search/backtrack.js';
+
+/** Built-in strategies, in the order reports list them. */
+const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat];
+
+export function builtInStrategies(): readonly Strategy[] {
+  return BUILT_IN;
+}
+
+export function strategyNames(): string[] {
+  return BUILT_IN.map((s) => s.name);
+}
+
+function isStrategy(value: unknown): value is Strategy {
+  const s = value as Strategy | undefined;
+  return !!s && typeof s.name === 'string' && typeof s.solve === 'function';
+}
+
+/** True when the name looks like a module path rather than a registry name. */
+export const isModuleSpecifier = (name: string) => /[\\/]|\.(m?js|cjs|ts)$/.test(name);
+
+/**
+ * A strategy by registry name, or loaded from a user's module path (`./my-solver.js`):
+ * the module's default export, or its `strategy` export, must be a Strategy.
+ */
+export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
+  const builtIn = BUILT_IN.find((s) => s.name === nameOrPath);
+  if (builtIn) return builtIn;
+  if (!isModuleSpecifier(nameOrPath))
+    throw new Error(`unknown strategy "${nameOrPath}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+  const mod = (await import(pathToFileURL(resolve(nameOrPath)).href)) as Record<string, unknown>;
+  const candidate = [mod.default, mod.strategy].find(isStrategy);
+  if (!candidate) throw new Error(`${nameOrPath}: module exports no strategy (default or "strategy" export with name and solve)`);
+  return candidate;
+}
+
+/** Expands a `--strategies` list: comma-separated names or paths, or `all` for every built-in one. */
+export function expandStrategyList(list: string): string[] {
+  const items = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.flatMap((s) => (s === 'all' ? strategyNames() : [s]));
+}
