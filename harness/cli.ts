@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { puzzleProblems } from '../corpus/errors.js';
+import { ParamError } from '../solvers/api/params.js';
 import { thrownMessage, UsageError } from './io/thrown.js';
 import { VERSION } from './run/version.js';
 import { registerCommands } from './cli/commands.js';
@@ -41,7 +42,7 @@ try {
     for (const p of problems) process.stderr.write(`${p.message}\n`);
   } else {
     process.stderr.write(`nonobench: ${thrownMessage(err)}\n`);
-    if (err instanceof UsageError && running) process.stderr.write(`(see nonobench ${running} --help)\n`);
+    if ((err instanceof UsageError || err instanceof ParamError) && running) process.stderr.write(`(see nonobench ${running} --help)\n`);
   }
   process.exitCode = EXIT_BAD_INPUT;
 }

@@ -4,7 +4,7 @@ import { isSolution } from '../corpus/grid.js';
 import { listPuzzleFiles, loadPuzzles } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import type { Puzzle } from '../corpus/model.js';
-import { backtrackStrategy, probeStrategy } from '../solvers/search/backtrack.js';
+import { backtrackStrategy, probeStrategy } from '../solvers/strategies/backtrack.js';
 import { deadlineAfter, type Strategy } from '../solvers/api/types.js';
 
 /** Generated puzzles are random pictures: their goal is one solution among several, not an answer. */

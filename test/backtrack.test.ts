@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cluesOf, isSolution } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
-import { backtrackStrategy, probeStrategy, solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
+import { backtrackStrategy, probeStrategy } from '../solvers/strategies/backtrack.js';
 import { overlapStrategy } from '../solvers/strategies/overlap.js';
 import { solveOptions, type SolveResult } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
@@ -99,7 +99,7 @@ describe('backtrack and probe against a brute force', () => {
         }),
         (p, params) => {
           const truth = bruteForceSolutions(p, 50);
-          const result = solveBySearch(p, solveOptions({ maxSolutions: 2, params }), DEFAULT_SEARCH);
+          const result = backtrackStrategy.solve(p, solveOptions({ maxSolutions: 2, params }));
           expectSolutionsMatch(result, truth, 2, p);
         },
       ),
@@ -115,12 +115,12 @@ describe('backtrack and probe against a brute force', () => {
     for (const probing of [false, true])
       for (const restartPlan of ['geometric', 'luby']) {
         const params = { restartBudget: 1, probing, restartPlan };
-        const all = solveBySearch(permutations, solveOptions({ maxSolutions: 500, params }), DEFAULT_SEARCH);
+        const all = backtrackStrategy.solve(permutations, solveOptions({ maxSolutions: 500, params }));
         expect(all.status).toBe('multiple');
         expect(all.solutions).toHaveLength(120);
         expect(new Set(all.solutions.map(key)).size).toBe(120);
         expect(all.metrics.extra.restarts).toBeGreaterThan(3);
-        const none = solveBySearch(impossible, solveOptions({ maxSolutions: 2, params }), DEFAULT_SEARCH);
+        const none = backtrackStrategy.solve(impossible, solveOptions({ maxSolutions: 2, params }));
         expect(none.status).toBe('contradiction');
         expect(none.metrics.deadEnds).toBeGreaterThan(0);
       }

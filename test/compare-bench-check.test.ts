@@ -26,7 +26,7 @@ describe('bench-check', () => {
       workers: 1,
       warmup: 0,
       memoryMb: 256,
-      params: { waitMs: FAST },
+      strategyParams: { 'slow-goal': { waitMs: FAST } },
       largestSide: 5,
     });
   });

@@ -15,7 +15,8 @@ import {
   type RunCsv,
 } from '../harness/compare/compare.js';
 import { COMPARE_CSV_COLUMNS, formatComparison } from '../harness/compare/format.js';
-import { readCsv, RUN_COLUMNS, writeCsv, type CsvRecord } from '../harness/results/csv.js';
+import { readCsv, writeCsv } from '../harness/results/csv.js';
+import { RUN_COLUMNS, type RunRecord as CsvRecord } from '../harness/results/row.js';
 import { tempDirs } from './helpers/temp-dirs.js';
 
 const FIX = 'test/fixtures/csv';

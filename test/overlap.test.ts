@@ -6,7 +6,7 @@ import { loadPuzzle } from '../corpus/load.js';
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { UNKNOWN, makePuzzle } from '../corpus/model.js';
 import { overlapStrategy } from '../solvers/strategies/overlap.js';
-import { backtrackStrategy } from '../solvers/search/backtrack.js';
+import { backtrackStrategy } from '../solvers/strategies/backtrack.js';
 import { solveOptions } from '../solvers/api/types.js';
 import { picturedPuzzle } from './helpers/pictures.js';
 

@@ -7,7 +7,7 @@ import { UNKNOWN, makePuzzle, type Puzzle } from '../corpus/model.js';
 import { ExactLineSolver } from '../solvers/line/exact.js';
 import { Propagator } from '../solvers/propagation/propagator.js';
 import { Prober } from '../solvers/search/probe.js';
-import { solveBySearch, DEFAULT_SEARCH } from '../solvers/search/backtrack.js';
+import { backtrackStrategy } from '../solvers/strategies/backtrack.js';
 import { solveOptions } from '../solvers/api/types.js';
 import { picturedPuzzle } from './helpers/pictures.js';
 
@@ -57,7 +57,7 @@ describe('probing', () => {
       .map(({ rows, columns }) => makePuzzle(rows, columns));
     fc.assert(
       fc.property(randomClues, (puzzle) => {
-        const plain = solveBySearch(puzzle, solveOptions({ maxSolutions: 1, params: { probing: false } }), DEFAULT_SEARCH);
+        const plain = backtrackStrategy.solve(puzzle, solveOptions({ maxSolutions: 1, params: { probing: false } }));
         // Probing is sound: it refutes only puzzles without a solution.
         if (plain.status !== 'contradiction') expect(probedRoot(puzzle, 'all').alive).toBe(true);
       }),
@@ -72,7 +72,7 @@ describe('probing', () => {
     expect(lineOk).toBe(true);
     expect(alive).toBe(false);
     expect(prober.contradictions).toBeGreaterThanOrEqual(2);
-    const plain = solveBySearch(puzzle, solveOptions({ maxSolutions: 1, params: { probing: false } }), DEFAULT_SEARCH);
+    const plain = backtrackStrategy.solve(puzzle, solveOptions({ maxSolutions: 1, params: { probing: false } }));
     expect(plain.status).toBe('contradiction');
     expect(plain.metrics.deadEnds).toBeGreaterThan(0);
   });

@@ -8,7 +8,8 @@ import { EMPTY, FILLED, makePuzzle, type Grid, type Puzzle } from '../corpus/mod
 import { BUNDLED_CORPUS } from '../corpus/paths.js';
 import { createRng, probabilityThreshold } from '../corpus/random.js';
 import { builtInStrategies, loadStrategy } from '../solvers/strategies/registry.js';
-import { readBooleanParam, sat } from '../solvers/strategies/sat.js';
+import { SAT_PARAMS, sat } from '../solvers/strategies/sat.js';
+import { resolveParams } from '../solvers/api/params.js';
 import { solveOptions } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
 
@@ -44,11 +45,12 @@ describe('sat strategy', () => {
   });
 
   it('reads yes/no params', () => {
-    expect(readBooleanParam(undefined, 'propagate', true)).toBe(true);
-    expect(readBooleanParam({ propagate: false }, 'propagate', true)).toBe(false);
-    expect(readBooleanParam({ propagate: 'off' }, 'propagate', true)).toBe(false);
-    expect(readBooleanParam({ cellDecisions: 1 }, 'cellDecisions', false)).toBe(true);
-    expect(() => readBooleanParam({ propagate: 'maybe' }, 'propagate', true)).toThrow(/propagate/);
+    const read = (given: Record<string, string | number | boolean>) => resolveParams('sat', SAT_PARAMS, given);
+    expect(read({}).propagate).toBe(true);
+    expect(read({ propagate: false }).propagate).toBe(false);
+    expect(read({ propagate: 'off' }).propagate).toBe(false);
+    expect(read({ cellDecisions: 1 }).cellDecisions).toBe(true);
+    expect(() => read({ propagate: 'maybe' })).toThrow(/propagate/);
     expect(() => sat.solve(makePuzzle([[1]], [[1]]), solveOptions({ params: { cellDecisions: 'x' } }))).toThrow(/cellDecisions/);
   });
 
@@ -59,7 +61,7 @@ describe('sat strategy', () => {
     expect(variables({})).toBe(4 + 4);
     expect(variables({ encoding: 'blocks' })).toBe(4 + 4);
     expect(variables({ encoding: 'automaton' })).toBeGreaterThan(8);
-    expect(() => sat.solve(puzzle, solveOptions({ params: { encoding: 'ladder' } }))).toThrow(/sat: unknown encoding "ladder" \(known: blocks, automaton\)/);
+    expect(() => sat.solve(puzzle, solveOptions({ params: { encoding: 'ladder' } }))).toThrow(/sat: param encoding must be blocks\|automaton, got "ladder"/);
   });
 
   for (const [encoding, propagate, cellDecisions, probe] of [

@@ -110,6 +110,7 @@ describe('nonobench strategies', () => {
     expect(code).toBe(0);
     expect(out.split('\n')[0]).toMatch(/^enumeration\s+Textbook line enumeration/);
     const list = JSON.parse(run('strategies', '--json').out);
-    expect(list[0]).toEqual({ name: 'enumeration', description: expect.stringContaining('enumeration') });
+    expect(list[0]).toMatchObject({ name: 'enumeration', description: expect.stringContaining('enumeration') });
+    expect(list[0].params.map((p: { name: string }) => p.name)).toEqual(['maxPlacements']);
   });
 });

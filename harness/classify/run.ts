@@ -8,6 +8,7 @@ import type { ClassifyReply } from './worker.js';
 import { SolverPool, workerFile, type TaskOutcome } from '../run/pool.js';
 import { createProgress } from '../run/progress.js';
 import { formatTable } from '../results/summary.js';
+import type { RunRow } from '../results/row.js';
 
 export interface ClassifyRunOptions {
   /** Puzzle paths (files, bundles, FILE#N members, directories); the bundled corpus when empty. */
@@ -116,6 +117,18 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
   return { results, loadErrors: errors, failures };
 }
 
+/** A classify CSV row: the columns it shares with a run CSV mean the same there. */
+export interface ClassifyRow
+  extends Pick<RunRow, 'puzzle_id' | 'puzzle_path' | 'title' | 'width' | 'height' | 'dead_ends' | 'decisions' | 'max_depth' | 'solutions_found' | 'time_ms' | 'timeout_s' | 'error'> {
+  class: PuzzleClass;
+  decided_by: string;
+  overlap_resolved_pct: number | '';
+  line_resolved_pct: number | '';
+  probe_resolved_pct: number | '';
+  probes: number | '';
+  differing_cells: number | '';
+}
+
 /** The columns of a classify CSV, in order. */
 export const CLASSIFY_COLUMNS = [
   'puzzle_id',
@@ -137,7 +150,11 @@ export const CLASSIFY_COLUMNS = [
   'time_ms',
   'timeout_s',
   'error',
-] as const;
+] as const satisfies readonly (keyof ClassifyRow)[];
+
+// A field of ClassifyRow missing from CLASSIFY_COLUMNS fails here.
+const everyColumnListed: Exclude<keyof ClassifyRow, (typeof CLASSIFY_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnListed;
 
 const pct = (known: number | null, cells: number): number | '' =>
   known === null || cells === 0 ? '' : Math.round((1000 * known) / cells) / 10;
@@ -147,7 +164,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * One CSV row. The search counters are 0 when logic settled the puzzle (no guess was made) and
  * empty when there is no classification at all.
  */
-export function classifyRow(r: ClassifiedPuzzle, timeoutS: number): Record<string, string | number> {
+export function classifyRow(r: ClassifiedPuzzle, timeoutS: number): ClassifyRow {
   const { puzzle, classification: c } = r;
   const cells = puzzle.width * puzzle.height;
   return {

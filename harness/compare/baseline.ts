@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { PACKAGE_ROOT, REPORTS_DIR } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
+import type { Params } from '../../solvers/api/params.js';
+import type { RunColumn } from '../results/row.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
 
 /** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
-export const BASELINE_COLUMNS = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'] as const;
+export const BASELINE_COLUMNS: readonly RunColumn[] = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'];
 
 /** What a baseline CSV records about the run that made it. */
 export interface BaselineConfig {
@@ -23,13 +25,14 @@ export interface BaselineConfig {
   workers?: number;
   warmup?: number;
   memoryMb?: number;
-  params?: Record<string, number | boolean | string>;
+  /** Each strategy's parameters as its rows record them (column params); none when the column is empty. */
+  strategyParams?: Record<string, Params>;
   /** The largest width or height among the rows (columns width, height); undefined when absent. */
   largestSide?: number;
 }
 
 /** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
-function optionalCount(csv: RunCsv, column: string, min: number): number | undefined {
+function optionalCount(csv: RunCsv, column: RunColumn, min: number): number | undefined {
   if (!csv.columns.includes(column)) return undefined;
   const text = single(csv, column);
   if (text === '') return undefined;
@@ -38,19 +41,33 @@ function optionalCount(csv: RunCsv, column: string, min: number): number | undef
   return n;
 }
 
-function optionalParams(csv: RunCsv): Record<string, number | boolean | string> | undefined {
+/** Each strategy's recorded parameters: one JSON object per strategy (all its rows alike), '' for none. */
+function optionalParams(csv: RunCsv): Record<string, Params> | undefined {
   if (!csv.columns.includes('params')) return undefined;
-  const text = single(csv, 'params');
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as Record<string, number | boolean | string>;
-  } catch {
-    throw new Error(`${csv.file}: column params is not a JSON object`);
+  const byStrategy: Record<string, Params> = {};
+  const seen = new Map<string, string>();
+  for (const r of csv.records) {
+    const name = r.strategy ?? '';
+    const text = r.params ?? '';
+    const before = seen.get(name);
+    if (before !== undefined && before !== text)
+      throw new Error(`${csv.file}: strategy ${name} has rows with different params (${before || 'none'}; ${text || 'none'}): not one run configuration`);
+    seen.set(name, text);
+    if (text === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${csv.file}: column params is not a JSON object`);
+    byStrategy[name] = parsed as Params;
   }
+  return Object.keys(byStrategy).length > 0 ? byStrategy : undefined;
 }
 
 /** The one value a column takes over all rows, or an error naming the file when it takes several. */
-function single(csv: RunCsv, column: string): string {
+function single(csv: RunCsv, column: RunColumn): string {
   const values = [...new Set(csv.records.map((r) => r[column] ?? ''))];
   if (values.length > 1) throw new Error(`${csv.file}: column ${column} takes several values (${values.join(', ')}): not one run configuration`);
   return values[0] ?? '';
@@ -58,7 +75,7 @@ function single(csv: RunCsv, column: string): string {
 
 export function baselineConfig(csv: RunCsv): BaselineConfig {
   if (csv.records.length === 0) throw new Error(`${csv.file}: no rows, nothing to rerun`);
-  const unique = (column: string) => [...new Set(csv.records.map((r) => r[column] ?? ''))];
+  const unique = (column: RunColumn) => [...new Set(csv.records.map((r) => r[column] ?? ''))];
   const paths = unique('puzzle_path');
   if (paths.includes('')) throw new Error(`${csv.file}: a row has no puzzle_path, so its puzzle cannot be found again`);
   const reps = csv.records.map((r) => Number(r.rep));
@@ -76,7 +93,7 @@ export function baselineConfig(csv: RunCsv): BaselineConfig {
   if (workers !== undefined) config.workers = workers;
   if (warmup !== undefined) config.warmup = warmup;
   if (memoryMb !== undefined) config.memoryMb = memoryMb;
-  if (params !== undefined) config.params = params;
+  if (params !== undefined) config.strategyParams = params;
   const sides = csv.records.flatMap((r) => [Number(r.width), Number(r.height)]).filter((n) => Number.isInteger(n) && n > 0);
   if (sides.length > 0) config.largestSide = Math.max(...sides);
   return config;
@@ -106,8 +123,9 @@ export interface BenchCheckOptions {
   /** Run CSV to write. */
   out: string;
   plugins: string[];
-  /** Each of these four, when not given, is taken from the baseline, else from the run defaults. */
-  params?: Record<string, number | boolean | string>;
+  /** Override the baseline's recorded parameters for the strategies that declare them. */
+  params?: Params;
+  /** Each of these three, when not given, is taken from the baseline, else from the run defaults. */
   workers?: number;
   warmup?: number;
   memoryMb?: number;
@@ -182,7 +200,8 @@ async function rerunAndCompare(
     out: options.out,
     quiet: options.quiet,
     maxSize: options.maxSize ?? Math.max(DEFAULT_MAX_SIZE, config.largestSide ?? 0),
-    ...(options.params ?? config.params ? { params: options.params ?? config.params } : {}),
+    ...(options.params ? { params: options.params } : {}),
+    ...(config.strategyParams ? { strategyParams: config.strategyParams } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);

@@ -1,6 +1,6 @@
 import { PuzzleError } from '../../corpus/errors.js';
-import { readCsvInput, requireColumns, type CsvRecord } from '../results/csv.js';
-import { ROW_STATUSES, type RowStatus } from '../results/verify.js';
+import { readCsvInput, requireColumns } from '../results/csv.js';
+import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { estimateRatio, geometricMean, median, type RatioEstimate } from './stats.js';
 
 /**
@@ -20,7 +20,7 @@ import { estimateRatio, geometricMean, median, type RatioEstimate } from './stat
  */
 
 /** Columns a CSV needs for compare and report. */
-export const NEEDED_COLUMNS = [
+export const NEEDED_COLUMNS: readonly RunColumn[] = [
   'puzzle_id',
   'puzzle_path',
   'strategy',
@@ -30,17 +30,17 @@ export const NEEDED_COLUMNS = [
   'dead_ends',
   'decisions',
   'line_solves',
-] as const;
+];
 
 /** Counters that are the same for the same code and puzzle, so any change is algorithmic. */
-export const COUNTERS = ['dead_ends', 'decisions', 'line_solves'] as const;
+export const COUNTERS = ['dead_ends', 'decisions', 'line_solves'] as const satisfies readonly RunColumn[];
 export type Counter = (typeof COUNTERS)[number];
 
 /** A run CSV checked for the columns and values compare and report rely on. */
 export interface RunCsv {
   file: string;
   columns: string[];
-  records: CsvRecord[];
+  records: RunRecord[];
   /** File line of each record, for messages (absent for records built in memory). */
   lines?: number[];
 }
@@ -49,7 +49,7 @@ export interface RunCsv {
  * Reads a run CSV, throwing one line naming the file (and the line) when it is not one, in the
  * loader's style: `FILE:0: cannot read the file (…)`, `FILE:1: not a run CSV (no … columns)`.
  */
-export function loadRunCsv(file: string, needed: readonly string[] = NEEDED_COLUMNS): RunCsv {
+export function loadRunCsv(file: string, needed: readonly RunColumn[] = NEEDED_COLUMNS): RunCsv {
   const { columns, records, lines } = readCsvInput(file);
   if (columns.length === 0) throw new PuzzleError(file, 0, 'not a run CSV (empty file)');
   requireColumns(file, columns, needed);
@@ -243,12 +243,12 @@ export interface CompareResult {
   exitCode: 0 | 1;
 }
 
-const pairKey = (r: CsvRecord) => `${r.puzzle_id}\u0000${r.puzzle_path}\u0000${r.strategy}`;
+const pairKey = (r: RunRecord) => `${r.puzzle_id}\u0000${r.puzzle_path}\u0000${r.strategy}`;
 const distinct = (xs: string[]) => [...new Set(xs.filter((x) => x !== ''))];
 
 /** Rows grouped by (puzzle_id, puzzle_path, strategy), in the order pairs first appear. */
-export function groupPairs(records: CsvRecord[]): Map<string, CsvRecord[]> {
-  const groups = new Map<string, CsvRecord[]>();
+export function groupPairs(records: RunRecord[]): Map<string, RunRecord[]> {
+  const groups = new Map<string, RunRecord[]>();
   for (const r of records) {
     const key = pairKey(r);
     const group = groups.get(key);
@@ -267,13 +267,13 @@ export const MIN_CALIBRATIONS = 10;
  * null when it has too few of them to say — a short run's few samples would add more noise than
  * they remove.
  */
-export function runCalibration(records: CsvRecord[]): number | null {
+export function runCalibration(records: RunRecord[]): number | null {
   const values = [...new Set(records.map((r) => Number(r.calib_ms)).filter((v) => Number.isFinite(v) && v > 0))];
   return values.length >= MIN_CALIBRATIONS ? median(values.sort((a, b) => a - b)) : null;
 }
 
 /** A side's statuses, times (multiplied by `timeScale`) and counters. */
-export function summariseSide(rows: CsvRecord[], timeScale = 1): SideSummary {
+export function summariseSide(rows: RunRecord[], timeScale = 1): SideSummary {
   const statuses: Partial<Record<RowStatus, number>> = {};
   for (const r of rows) statuses[r.status as RowStatus] = (statuses[r.status as RowStatus] ?? 0) + 1;
   const present = ROW_STATUSES.filter((s) => statuses[s]);
@@ -369,7 +369,7 @@ function counterChanges(base: SideSummary, next: SideSummary): CounterChange[] {
  * The records without repeats of an earlier one: the same repetition of a pair (or, without a rep
  * column, the same task of the same run), as left by concatenated files or a resume run twice.
  */
-export function dropDuplicates(records: CsvRecord[]): CsvRecord[] {
+export function dropDuplicates(records: RunRecord[]): RunRecord[] {
   const seen = new Set<string>();
   return records.filter((r) => {
     const key = r.rep !== undefined ? `${pairKey(r)}\u0000${r.rep}` : r.run_id !== undefined && r.task !== undefined ? `${r.run_id}\u0000${r.task}` : null;
@@ -381,7 +381,7 @@ export function dropDuplicates(records: CsvRecord[]): CsvRecord[] {
 }
 
 function runInfo(csv: RunCsv, duplicates: number): RunInfo {
-  const col = (c: string) => distinct(csv.records.map((r) => r[c] ?? ''));
+  const col = (c: RunColumn) => distinct(csv.records.map((r) => r[c] ?? ''));
   return {
     duplicates,
     file: csv.file,
@@ -393,7 +393,7 @@ function runInfo(csv: RunCsv, duplicates: number): RunInfo {
   };
 }
 
-const keyOf = (r: CsvRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.strategy! });
+const keyOf = (r: RunRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.strategy! });
 
 /**
  * Compares two runs. Throws a one-line Error when they share no pair: with nothing compared, "no

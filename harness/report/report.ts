@@ -1,8 +1,7 @@
 import { basename } from 'node:path';
 import { writeOutputFile } from '../io/output-path.js';
 import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide, type RunCsv, type SideSummary } from '../compare/compare.js';
-import type { CsvRecord } from '../results/csv.js';
-import { ROW_STATUSES, type RowStatus } from '../results/verify.js';
+import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, type SolvedPoint } from './charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './html.js';
 import { median } from '../compare/stats.js';
@@ -10,7 +9,7 @@ import { RunSummary } from '../results/summary.js';
 import { UsageError } from '../io/thrown.js';
 
 /** Columns the report reads; the metadata columns are shown when present. */
-export const REPORT_COLUMNS = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'] as const;
+export const REPORT_COLUMNS: readonly RunColumn[] = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'];
 
 /** Search strategies whose decisions tell which puzzles need guessing, the preferred first. */
 export const GUESSING_STRATEGIES = ['probe', 'backtrack'];
@@ -29,7 +28,7 @@ interface Pair {
   puzzleKey: string;
   label: string;
   strategy: string;
-  rows: CsvRecord[];
+  rows: RunRecord[];
   side: SideSummary;
 }
 
@@ -51,13 +50,13 @@ function pairsOf(csv: RunCsv): Pair[] {
 }
 
 /** Median over every repetition with a time, cut-short ones included (a timeout's time is the limit). */
-function anyTimeMedian(rows: CsvRecord[]): number | null {
+function anyTimeMedian(rows: RunRecord[]): number | null {
   const times = rows.map((r) => num(r.time_ms)).filter((t): t is number => t !== null).sort((a, b) => a - b);
   return times.length ? median(times) : null;
 }
 
 function metadata(csv: RunCsv): string {
-  const col = (c: string) => distinct(csv.records.map((r) => r[c] ?? '')).join(', ') || '-';
+  const col = (c: RunColumn) => distinct(csv.records.map((r) => r[c] ?? '')).join(', ') || '-';
   const reps = csv.records.map((r) => Number(r.rep)).filter(Number.isFinite);
   return htmlFacts([
     ['file', basename(csv.file)],
@@ -115,7 +114,7 @@ function guessingSection(pairs: Pair[], strategies: string[]): string {
   const used = GUESSING_STRATEGIES.find((s) => strategies.includes(s));
   if (used === undefined)
     return paragraph('Neither the backtrack nor the probe strategy is in this run, so it does not show which puzzles need guessing.');
-  const maxOf = (rows: CsvRecord[], c: string) => Math.max(0, ...rows.map((r) => num(r[c])).filter((v): v is number => v !== null && Number.isFinite(v)));
+  const maxOf = (rows: RunRecord[], c: RunColumn) => Math.max(0, ...rows.map((r) => num(r[c])).filter((v): v is number => v !== null && Number.isFinite(v)));
   const guessing = pairs
     .filter((p) => p.strategy === used)
     .map((p) => ({ p, deadEnds: maxOf(p.rows, 'dead_ends'), decisions: maxOf(p.rows, 'decisions'), depth: maxOf(p.rows, 'max_depth') }))
@@ -129,7 +128,7 @@ function guessingSection(pairs: Pair[], strategies: string[]): string {
   );
   if (guessing.length === 0) return intro + paragraph('No puzzle needed guessing: every one was solved by deduction alone.');
   const shown = guessing.slice(0, GUESSING_ROWS);
-  const size = (r: CsvRecord) => (r.width && r.height ? `${r.width}×${r.height}` : '-');
+  const size = (r: RunRecord) => (r.width && r.height ? `${r.width}×${r.height}` : '-');
   const table = htmlTable(
     ['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median ms'],
     shown.map(({ p, deadEnds, decisions, depth }) => {

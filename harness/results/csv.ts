@@ -5,46 +5,6 @@ import { stringify } from 'csv-stringify/sync';
 import { PuzzleError } from '../../corpus/errors.js';
 import { readInput } from '../io/read-input.js';
 
-/** The columns of a run CSV, in order. Every one is documented in the README. */
-export const RUN_COLUMNS = [
-  'run_id',
-  'started_at',
-  'nonobench_version',
-  'git_commit',
-  'node_version',
-  'cpu_model',
-  'task',
-  'puzzle_id',
-  'puzzle_path',
-  'title',
-  'width',
-  'height',
-  'strategy',
-  'rep',
-  'status',
-  'verified',
-  'time_ms',
-  'calib_ms',
-  'cells_total',
-  'cells_resolved',
-  'resolved_pct',
-  'dead_ends',
-  'decisions',
-  'line_solves',
-  'solutions_found',
-  'max_depth',
-  'timeout_s',
-  'max_solutions',
-  'workers',
-  'warmup',
-  'memory_mb',
-  'params',
-  'extra',
-  'error',
-] as const;
-
-export type RunColumn = (typeof RUN_COLUMNS)[number];
-export type RunRow = Record<RunColumn, string | number>;
 /** A row as read back from a file: every value a string. */
 export type CsvRecord = Record<string, string>;
 
@@ -82,8 +42,9 @@ export class CsvAppender {
     return stringify([values as unknown[]], { record_delimiter: this.eol });
   }
 
-  write(row: Record<string, unknown>): void {
-    writeSync(this.fd, this.line(this.columns.map((c) => row[c] ?? '')));
+  /** Appends one record, its values in column order. */
+  write(values: readonly unknown[]): void {
+    writeSync(this.fd, this.line(values));
   }
 
   close(): void {
@@ -176,7 +137,8 @@ export function parseCsv(text: string): ParsedCsv {
 }
 
 /** Writes a whole CSV at once, replacing the file (for derived tables: merge output, classify, bench). */
-export function writeCsv(path: string, columns: readonly string[], rows: Record<string, unknown>[]): void {
+export function writeCsv(path: string, columns: readonly string[], rows: readonly object[]): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, stringify([columns as string[], ...rows.map((row) => columns.map((c) => row[c] ?? ''))]));
+  const values = (row: object) => columns.map((c) => (row as Record<string, unknown>)[c] ?? '');
+  writeFileSync(path, stringify([columns as string[], ...rows.map(values)]));
 }

@@ -1,4 +1,5 @@
-import { readCsvInput, requireColumns, writeCsv, type CsvRecord, type ParsedCsv } from './csv.js';
+import { readCsvInput, requireColumns, writeCsv, type ParsedCsv } from './csv.js';
+import type { RunColumn, RunRecord } from './row.js';
 import { taskKey } from '../run/tasks.js';
 
 export interface MergeResult {
@@ -7,7 +8,7 @@ export interface MergeResult {
 }
 
 /** The columns merging needs: a task's identity and its place in the run. */
-const KEY_COLUMNS = ['task', 'puzzle_id', 'puzzle_path', 'strategy', 'rep'];
+const KEY_COLUMNS: readonly RunColumn[] = ['task', 'puzzle_id', 'puzzle_path', 'strategy', 'rep'];
 
 /** A run CSV to merge, or a one-line error naming the file. */
 function readRunCsv(path: string): ParsedCsv {
@@ -23,14 +24,14 @@ function readRunCsv(path: string): ParsedCsv {
 export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   let columns: string[] | undefined;
   const seen = new Set<string>();
-  const rows: CsvRecord[] = [];
+  const rows: RunRecord[] = [];
   let duplicates = 0;
   for (const input of inputs) {
     const csv = readRunCsv(input);
     if (!columns) columns = csv.columns;
     else if (csv.columns.join(',') !== columns.join(','))
       throw new Error(`${input}: its columns differ from those of ${inputs[0]}`);
-    for (const r of csv.records) {
+    for (const r of csv.records as RunRecord[]) {
       const key = taskKey(r.puzzle_id ?? '', r.puzzle_path ?? '', r.strategy ?? '', r.rep ?? '');
       if (seen.has(key)) {
         duplicates++;

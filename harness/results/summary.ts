@@ -1,4 +1,4 @@
-import { ROW_STATUSES, type RowStatus } from './verify.js';
+import { ROW_STATUSES, type RowStatus } from './row.js';
 
 interface StrategyTally {
   statuses: Map<RowStatus, number>;

@@ -1,29 +1,9 @@
 import { countKnown, describeViolation, verifyGrid } from '../../corpus/grid.js';
 import { EMPTY, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
-import { SOLVE_STATUSES, type SolveResult, type SolveStatus } from '../../solvers/api/types.js';
+import { SOLVE_STATUSES, type SolveResult } from '../../solvers/api/types.js';
+import type { Judged } from './row.js';
 import type { TaskOutcome } from '../run/pool.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
-
-/** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
-export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
-
-export const ROW_STATUSES: readonly RowStatus[] = [...SOLVE_STATUSES, 'wrong', 'memory', 'error'];
-
-/** The measured part of a CSV row. Counters are empty when the solve never returned. */
-export interface Judged {
-  status: RowStatus;
-  /** `true` when at least one solution was reported and all satisfy the clues; `false` for a wrong answer; '' otherwise. */
-  verified: 'true' | 'false' | '';
-  time_ms: number | '';
-  cells_resolved: number | '';
-  dead_ends: number | '';
-  decisions: number | '';
-  line_solves: number | '';
-  solutions_found: number | '';
-  max_depth: number | '';
-  extra: string;
-  error: string;
-}
 
 const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) => v === b[i]);
 

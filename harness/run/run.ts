@@ -5,8 +5,10 @@ import { PuzzleError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
+import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy } from '../../solvers/strategies/registry.js';
-import { CsvAppender, readCsvInput, RUN_COLUMNS } from '../results/csv.js';
+import { CsvAppender, readCsvInput } from '../results/csv.js';
+import { buildRow, RUN_COLUMNS, rowValues, type RunFields, type RunRecord } from '../results/row.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, type TaskOutcome } from './pool.js';
@@ -33,7 +35,10 @@ export interface RunOptions {
   /** Largest accepted puzzle width or height (the loader's default when absent). */
   maxSize?: number;
   quiet: boolean;
-  params?: Record<string, number | boolean | string>;
+  /** Parameters given to every listed strategy that declares them (a plugin declaring none gets all). */
+  params?: Params;
+  /** Parameters per strategy name (a baseline's rerun); `params` override them. */
+  strategyParams?: Record<string, Params>;
   /** Where progress, load errors and the summary go (stderr by default). */
   log?: NodeJS.WriteStream;
 }
@@ -52,14 +57,27 @@ export const defaultWorkers = () => Math.max(1, availableParallelism());
 export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_MEMORY_MB = 2048;
 
-/** Registry names stay names; module paths become absolute so workers find them; names come from the strategies. */
-async function resolveStrategies(specs: string[]): Promise<StrategyRef[]> {
+/**
+ * Registry names stay names; module paths become absolute so workers find them; names come from
+ * the strategies. Each strategy's parameters are resolved here, before any task runs: a bad value,
+ * or a name no listed strategy declares, stops the run with a usage error.
+ */
+async function resolveStrategies(specs: string[], given: Params = {}, perStrategy: Record<string, Params> = {}): Promise<StrategyRef[]> {
   const refs: StrategyRef[] = [];
+  const claimed = new Set<string>();
   for (const spec of specs) {
     const full = isModuleSpecifier(spec) ? resolve(spec) : spec;
     const strategy = await loadStrategy(full);
     if (refs.some((r) => r.name === strategy.name)) throw new Error(`strategy "${strategy.name}" is listed twice`);
-    refs.push({ spec: full, name: strategy.name });
+    const declared = strategy.params?.map((p) => p.name);
+    const own = { ...perStrategy[strategy.name], ...Object.fromEntries(Object.entries(given).filter(([k]) => !declared || declared.includes(k))) };
+    for (const k of Object.keys(given)) if (!declared || declared.includes(k)) claimed.add(k);
+    refs.push({ spec: full, name: strategy.name, params: strategyParams(strategy, own) });
+  }
+  const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
+  if (unclaimed.length > 0) {
+    const names = refs.map((r) => r.name).join(', ');
+    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
   }
   return refs;
 }
@@ -74,7 +92,7 @@ function recordedTasks(path: string): Set<string> {
   const parsed = readCsvInput(path, 'cannot resume: ');
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
     throw new PuzzleError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
-  return new Set(parsed.records.map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
+  return new Set((parsed.records as RunRecord[]).map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
 }
 
 /**
@@ -100,7 +118,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
 
-  const strategies = await resolveStrategies(options.strategies);
+  const strategies = await resolveStrategies(options.strategies, options.params, options.strategyParams);
   let tasks = buildTasks(puzzles, strategies, options.repeat);
   if (options.shard) tasks = shardTasks(tasks, options.shard, strategies.length * options.repeat);
   const out = options.resume ?? options.out;
@@ -118,36 +136,20 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   const progress = createProgress(tasks.length, log, options.quiet);
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;
 
-  // The columns every row of this run shares.
-  const runFields = {
+  const runFields: RunFields = {
     ...env,
     timeout_s: options.timeoutS || '',
     max_solutions: options.maxSolutions,
     workers: options.workers,
     warmup: options.warmup,
     memory_mb: options.memoryMb,
-    params: options.params && Object.keys(options.params).length > 0 ? JSON.stringify(options.params) : '',
   };
+  const paramsText = new Map(strategies.map((s) => [s, Object.keys(s.params).length > 0 ? JSON.stringify(s.params) : '']));
 
   const record = (task: Task, outcome: TaskOutcome) => {
-    const { puzzle } = task;
-    const judged = judge(puzzle, outcome, options.maxSolutions);
-    const cellsTotal = puzzle.width * puzzle.height;
-    // Fields are set one by one: an object literal spreading two objects costs ~35 µs a row in V8 11.
-    const row: Record<string, unknown> = Object.assign({}, runFields);
-    Object.assign(row, judged);
-    row.task = task.index;
-    row.puzzle_id = puzzle.id;
-    row.puzzle_path = puzzle.meta.source ?? '';
-    row.title = puzzle.meta.title ?? '';
-    row.width = puzzle.width;
-    row.height = puzzle.height;
-    row.strategy = task.strategy.name;
-    row.rep = task.rep;
-    row.cells_total = cellsTotal;
-    row.resolved_pct = judged.cells_resolved === '' ? '' : Math.round((1000 * judged.cells_resolved) / cellsTotal) / 10;
-    row.calib_ms = outcome.kind === 'done' ? Math.round(outcome.reply.calibMs * 1000) / 1000 : '';
-    csv.write(row);
+    const judged = judge(task.puzzle, outcome, options.maxSolutions);
+    const rowTask = { index: task.index, puzzle: task.puzzle, strategy: task.strategy.name, rep: task.rep, params: paramsText.get(task.strategy)! };
+    csv.write(rowValues(buildRow(runFields, rowTask, judged, outcome.kind === 'done' ? outcome.reply.calibMs : '')));
     summary.add(task.strategy.name, judged.status, judged.time_ms, judged.dead_ends);
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
@@ -172,7 +174,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
         maxSolutions: options.maxSolutions,
         timeoutMs,
         warmup: options.warmup,
-        ...(options.params ? { params: options.params } : {}),
+        params: task.strategy.params,
       });
     let next = 0;
     const worker = async () => {

@@ -1,4 +1,5 @@
 import type { Puzzle } from '../../corpus/model.js';
+import type { Params } from '../../solvers/api/params.js';
 import { UsageError } from '../io/thrown.js';
 
 /** One unit of work: a puzzle solved once by one strategy. */
@@ -11,10 +12,12 @@ export interface Task {
   rep: number;
 }
 
-/** How a worker finds a strategy (`spec`: a registry name or an absolute module path) and what the CSV calls it. */
+/** How a worker finds a strategy (`spec`: a registry name or an absolute module path), what the CSV calls it, and its parameters. */
 export interface StrategyRef {
   spec: string;
   name: string;
+  /** Resolved: defaults included for declared parameters. */
+  params: Params;
 }
 
 /** Tasks in a deterministic order: puzzle by puzzle, each strategy, each repetition. */

@@ -1,4 +1,5 @@
 import type { Grid, Puzzle } from '../../corpus/model.js';
+import type { Params, ParamSpec } from './params.js';
 
 /**
  * How a solve ended. The meanings are shared by every strategy:
@@ -53,14 +54,19 @@ export interface SolveOptions {
   maxSolutions: number;
   /** Polled by the strategy: once it returns true the strategy returns `timeout` promptly. */
   shouldStop: () => boolean;
-  /** Strategy-specific settings (for example a placement cap), by name. */
-  params?: Record<string, number | boolean | string>;
+  /** Strategy-specific settings (for example a placement cap), by name; see Strategy.params. */
+  params?: Params;
 }
 
 export interface Strategy {
   name: string;
   /** One line, shown by `nonobench strategies`. */
   description: string;
+  /**
+   * The parameters it takes. Declared ones are checked and resolved (defaults included) before a
+   * solve, so a misspelt name or a bad value is refused rather than ignored.
+   */
+  params?: readonly ParamSpec[];
   solve(puzzle: Puzzle, options: SolveOptions): SolveResult;
 }
 

@@ -4,13 +4,11 @@ import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
 import { luby } from '../common/luby.js';
 import { Propagator } from '../propagation/propagator.js';
-import { statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../api/types.js';
+import { statusOfSolutions, type SolveOptions, type SolveResult } from '../api/types.js';
 import { BranchChooser } from './choose.js';
 import { propagationMetrics, solveResult } from '../api/result.js';
 import { Prober } from './probe.js';
-import { DEFAULT_SEARCH, searchSettings, type SearchSettings } from './settings.js';
-
-export { DEFAULT_SEARCH, searchSettings, type SearchSettings };
+import type { SearchSettings } from './settings.js';
 
 /** Geometric restarts: each run allows RESTART_GROWTH times the decisions of the one before. */
 const RESTART_GROWTH = 1.5;
@@ -205,29 +203,3 @@ export class BacktrackSearch {
 
 const FILL_THEN_EMPTY = [FILLED, EMPTY] as const;
 const EMPTY_THEN_FILL = [EMPTY, FILLED] as const;
-
-export function solveBySearch(puzzle: Puzzle, options: SolveOptions, defaults: SearchSettings): SolveResult {
-  return new BacktrackSearch(puzzle, options, searchSettings(options.params, defaults)).run();
-}
-
-/**
- * Depth-first search with exact line propagation; at every node it probes each unknown cell next
- * to a known one (or to the edge), keeps what the probes force and branches on the cell whose two
- * values both decide the most (a look-ahead choice); restarts with varied choices when a run
- * exceeds its budget.
- */
-export const backtrackStrategy: Strategy = {
-  name: 'backtrack',
-  description: 'Exact line propagation + depth-first search; probes every candidate cell at each node to learn and to pick the branch; restarts',
-  solve: (puzzle, options) => solveBySearch(puzzle, options, DEFAULT_SEARCH),
-};
-
-/**
- * The same search with probing limited to the cells next to what the last decision changed:
- * cheaper nodes, weaker pruning and choices.
- */
-export const probeStrategy: Strategy = {
-  name: 'probe',
-  description: 'Depth-first search with probing around each decision\'s changes (both values of nearby cells, keeping what they force); restarts',
-  solve: (puzzle, options) => solveBySearch(puzzle, options, { ...DEFAULT_SEARCH, probeScope: 'local' }),
-};

@@ -1,5 +1,5 @@
 import { EMPTY, FILLED } from '../../corpus/model.js';
-import type { SolveOptions } from '../api/types.js';
+import type { Params, ParamSpec } from '../api/params.js';
 import { BRANCH_HEURISTICS, type BranchHeuristic } from './choose.js';
 import { PROBE_RATINGS, type ProbeRating } from './probe.js';
 
@@ -35,12 +35,11 @@ export interface SearchSettings {
 }
 
 /**
- * The `backtrack` strategy's settings, chosen by measurement (random 30x30 puzzles, webpbn and
- * tournament sets). Probing is on: without it the depth-first search thrashes (on random 30x30
- * puzzles over a third of the searches ran past 10 s; webpbn #436 and #803 did not finish).
- * `probing: false` gives plain DFS with the same propagation.
+ * The `backtrack` strategy's settings. Probing is on because depth-first search without it
+ * thrashes on puzzles that need deep guessing (see the README); `probing: false` gives plain DFS
+ * with the same propagation.
  */
-export const DEFAULT_SEARCH: SearchSettings = {
+export const BACKTRACK_SETTINGS: SearchSettings = {
   probing: true,
   branch: 'lines',
   firstValue: FILLED,
@@ -55,42 +54,43 @@ export const DEFAULT_SEARCH: SearchSettings = {
   restartPlan: 'geometric',
 };
 
-type Param = NonNullable<SolveOptions['params']>[string];
+/** The `probe` strategy's settings: the same search, probing only around each decision's changes. */
+export const PROBE_SETTINGS: SearchSettings = { ...BACKTRACK_SETTINGS, probeScope: 'local' };
 
-const FLAGS = ['probing', 'cache', 'rememberRates', 'probeRanks', 'alternate', 'restarts'] as const;
+const valueName = (v: SearchSettings['firstValue']) => (v === FILLED ? 'filled' : 'empty');
 
-function flag(name: string, value: Param): boolean {
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`param ${name} must be true or false, got "${value}"`);
+/** The parameters of a search strategy whose defaults are `defaults`. */
+export function searchParams(defaults: SearchSettings): readonly ParamSpec[] {
+  return [
+    { name: 'probing', type: 'boolean', default: defaults.probing, meaning: 'probe cells at every search node' },
+    { name: 'branch', type: 'enum', values: BRANCH_HEURISTICS, default: defaults.branch, meaning: 'branch cell choice when probing does not rank cells' },
+    { name: 'first', type: 'enum', values: ['filled', 'empty'], default: valueName(defaults.firstValue), meaning: 'value tried first on a branch cell' },
+    { name: 'cache', type: 'boolean', default: defaults.cache, meaning: 'cache line results by clue and line state' },
+    { name: 'probeScope', type: 'enum', values: ['local', 'all'], default: defaults.probeScope, meaning: 'probe around the last changes, or every cell next to a known one' },
+    { name: 'rememberRates', type: 'boolean', default: defaults.rememberRates, meaning: 'rank branch cells by the best rate measured so far' },
+    { name: 'rating', type: 'enum', values: PROBE_RATINGS, default: defaults.rating, meaning: "how a cell's two probe impacts make its rate" },
+    { name: 'probeRanks', type: 'boolean', default: defaults.probeRanks, meaning: 'branch on the cell the probes rank best' },
+    { name: 'alternate', type: 'boolean', default: defaults.alternate, meaning: "alternate restarts between the probes' ranking and `branch`" },
+    { name: 'restarts', type: 'boolean', default: defaults.restarts, meaning: 'restart with a growing budget of decisions' },
+    { name: 'restartBudget', type: 'integer', min: 1, default: defaults.restartBudget, meaning: 'decisions allowed in the first run' },
+    { name: 'restartPlan', type: 'enum', values: ['geometric', 'luby'], default: defaults.restartPlan, meaning: 'how run budgets grow' },
+  ];
 }
 
-function oneOf<T extends string>(name: string, value: Param, allowed: readonly T[]): T {
-  const s = String(value) as T;
-  if (!allowed.includes(s)) throw new Error(`param ${name} must be one of ${allowed.join(', ')}, got "${value}"`);
-  return s;
-}
-
-/**
- * Settings from a strategy's `params`, over `defaults`: the flags probing, cache, rememberRates,
- * probeRanks, alternate, restarts (true/false); branch (first|lines|neighbours|density); first
- * (filled|empty); probeScope (local|all); rating (product|min|sqrt|sum); restartPlan
- * (geometric|luby); restartBudget (a positive integer). A bad value throws; other names are
- * ignored (they may belong to another strategy).
- */
-export function searchSettings(params: SolveOptions['params'], defaults: SearchSettings): SearchSettings {
-  const settings = { ...defaults };
-  if (!params) return settings;
-  for (const name of FLAGS) if (params[name] !== undefined) settings[name] = flag(name, params[name]);
-  if (params.branch !== undefined) settings.branch = oneOf('branch', params.branch, BRANCH_HEURISTICS);
-  if (params.first !== undefined) settings.firstValue = oneOf('first', params.first, ['filled', 'empty'] as const) === 'filled' ? FILLED : EMPTY;
-  if (params.probeScope !== undefined) settings.probeScope = oneOf('probeScope', params.probeScope, ['local', 'all'] as const);
-  if (params.rating !== undefined) settings.rating = oneOf('rating', params.rating, PROBE_RATINGS);
-  if (params.restartPlan !== undefined) settings.restartPlan = oneOf('restartPlan', params.restartPlan, ['geometric', 'luby'] as const);
-  if (params.restartBudget !== undefined) {
-    const budget = Number(params.restartBudget);
-    if (!Number.isInteger(budget) || budget < 1) throw new Error(`param restartBudget must be a positive integer, got "${params.restartBudget}"`);
-    settings.restartBudget = budget;
-  }
-  return settings;
+/** Settings from parameters resolved against searchParams. */
+export function searchSettings(p: Params): SearchSettings {
+  return {
+    probing: p.probing as boolean,
+    branch: p.branch as BranchHeuristic,
+    firstValue: p.first === 'filled' ? FILLED : EMPTY,
+    cache: p.cache as boolean,
+    probeScope: p.probeScope as SearchSettings['probeScope'],
+    rememberRates: p.rememberRates as boolean,
+    rating: p.rating as ProbeRating,
+    probeRanks: p.probeRanks as boolean,
+    alternate: p.alternate as boolean,
+    restarts: p.restarts as boolean,
+    restartBudget: p.restartBudget as number,
+    restartPlan: p.restartPlan as SearchSettings['restartPlan'],
+  };
 }

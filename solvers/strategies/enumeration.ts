@@ -9,6 +9,7 @@ import {
   wordsFor,
   type PlacementSet,
 } from '../line/enumerate.js';
+import { resolveParams, type ParamSpec } from '../api/params.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SolveStatus, type Strategy } from '../api/types.js';
 
 /** Default cap on the placements stored at once (param `maxPlacements`). */
@@ -25,15 +26,10 @@ interface Line {
   placements: PlacementSet | null;
 }
 
-/** The `maxPlacements` param: a non-negative integer (numbers or numeric strings from the CLI). */
-export function readMaxPlacements(params: SolveOptions['params']): number {
-  const raw = params?.maxPlacements;
-  if (raw === undefined) return DEFAULT_MAX_PLACEMENTS;
-  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
-    throw new Error(`enumeration: maxPlacements must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
+/** The parameters of `enumeration`. */
+export const ENUMERATION_PARAMS: readonly ParamSpec[] = [
+  { name: 'maxPlacements', type: 'integer', min: 0, default: DEFAULT_MAX_PLACEMENTS, meaning: 'most placements stored at once (then too-large)' },
+];
 
 /**
  * The textbook method. Every line gets the list of all placements of its blocks; cells that are
@@ -56,7 +52,7 @@ export function readMaxPlacements(params: SolveOptions['params']): number {
  * first filter pass); extra.placementsDropped the placements removed by filtering, in total.
  */
 export function solveByEnumeration(puzzle: Puzzle, options: SolveOptions): SolveResult {
-  const maxPlacements = BigInt(readMaxPlacements(options.params));
+  const maxPlacements = BigInt(resolveParams('enumeration', ENUMERATION_PARAMS, options.params).maxPlacements as number);
   const { width, height } = puzzle;
   const grid = new Uint8Array(width * height);
   const metrics = emptyMetrics();
@@ -160,5 +156,6 @@ const compareBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 export const enumeration: Strategy = {
   name: 'enumeration',
   description: 'Textbook line enumeration: list every placement of every line, keep what all agree on; never guesses',
+  params: ENUMERATION_PARAMS,
   solve: solveByEnumeration,
 };

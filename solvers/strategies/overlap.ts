@@ -2,17 +2,23 @@ import { isSolution } from '../../corpus/grid.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { OverlapLineSolver } from '../line/overlap.js';
 import { Propagator } from '../propagation/propagator.js';
+import { resolveParams, type ParamSpec } from '../api/params.js';
 import type { SolveOptions, SolveResult, Strategy } from '../api/types.js';
 import { propagationMetrics, solveResult } from '../api/result.js';
 
+/** The parameters of `overlap`. */
+export const OVERLAP_PARAMS: readonly ParamSpec[] = [
+  { name: 'cache', type: 'boolean', default: true, meaning: 'cache line results by clue and line state' },
+];
+
 /**
  * Simple line logic without guessing: the overlap line solver on every line, to a fixpoint.
- * Its deductions are forced, so a grid it completes is the puzzle's only solution. `params.cache`
- * (default true) turns the line cache off with false.
+ * Its deductions are forced, so a grid it completes is the puzzle's only solution.
  */
 export function solveByOverlap(puzzle: Puzzle, options: SolveOptions): SolveResult {
+  const params = resolveParams('overlap', OVERLAP_PARAMS, options.params);
   const prop = new Propagator(puzzle, new OverlapLineSolver(), {
-    cache: options.params?.cache !== false && options.params?.cache !== 'false',
+    cache: params.cache as boolean,
     shouldStop: options.shouldStop,
   });
   prop.enqueueAll();
@@ -30,5 +36,6 @@ export function solveByOverlap(puzzle: Puzzle, options: SolveOptions): SolveResu
 export const overlapStrategy: Strategy = {
   name: 'overlap',
   description: 'Simple line logic (leftmost/rightmost overlap and unreachable cells) to a fixpoint; never guesses',
+  params: OVERLAP_PARAMS,
   solve: solveByOverlap,
 };

@@ -4,7 +4,7 @@ import type { Strategy } from '../api/types.js';
 import { enumeration } from './enumeration.js';
 import { sat } from './sat.js';
 import { overlapStrategy } from './overlap.js';
-import { backtrackStrategy, probeStrategy } from '../search/backtrack.js';
+import { backtrackStrategy, probeStrategy } from './backtrack.js';
 
 /** Built-in strategies, in the order reports list them. */
 const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat];

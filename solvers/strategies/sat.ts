@@ -1,29 +1,24 @@
 import { countKnown, isSolution } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
-import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, encodingNamed, type EncodingName } from '../sat/encodings/encode.js';
+import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, ENCODINGS, type EncodingName } from '../sat/encodings/encode.js';
+import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import { SatSolver } from '../sat/engine/solver.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../api/types.js';
 
-/** A yes/no param (true/false, 1/0, on/off), `fallback` when absent. */
-export function readBooleanParam(params: SolveOptions['params'], name: string, fallback: boolean): boolean {
-  const raw = params?.[name];
-  if (raw === undefined) return fallback;
-  if (raw === true || raw === 1 || raw === 'true' || raw === 'on') return true;
-  if (raw === false || raw === 0 || raw === 'false' || raw === 'off') return false;
-  throw new Error(`sat: ${name} must be true/false, 1/0 or on/off, got ${JSON.stringify(raw)}`);
-}
-
-/** Param `encoding`: blocks (the default) or automaton. */
-function readEncodingParam(params: SolveOptions['params']): EncodingName {
-  const raw = params?.encoding;
-  if (raw === undefined) return DEFAULT_ENCODING;
-  try {
-    return encodingNamed(String(raw));
-  } catch (error) {
-    throw new Error(`sat: ${(error as Error).message}`);
-  }
-}
+/** The parameters of `sat`. */
+export const SAT_PARAMS: readonly ParamSpec[] = [
+  { name: 'encoding', type: 'enum', values: ENCODINGS, default: DEFAULT_ENCODING, meaning: 'how a line becomes clauses (see the README)' },
+  { name: 'propagate', type: 'boolean', default: true, meaning: 'settle what line propagation can before encoding' },
+  { name: 'probe', type: 'boolean', default: false, meaning: 'probe cells after propagation, before encoding (needs propagate)' },
+  {
+    name: 'cellDecisions',
+    type: 'boolean',
+    default: (p) => p.encoding === 'automaton',
+    defaultText: 'true with encoding=automaton, else false',
+    meaning: 'let the engine branch on cell variables only',
+  },
+];
 
 /** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
 const LOAD_POLL_MASK = (1 << 14) - 1;
@@ -46,11 +41,12 @@ const LOAD_POLL_MASK = (1 << 14) - 1;
  * clauses, clauses removed as satisfied at level 0, and the CNF's variables and clauses.
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
-  const usePropagation = readBooleanParam(options.params, 'propagate', true);
-  const useProbing = readBooleanParam(options.params, 'probe', false);
-  const encoding = readEncodingParam(options.params);
-  const branchOnCellsOnly = readBooleanParam(options.params, 'cellDecisions', encoding === 'automaton');
-  if (useProbing && !usePropagation) throw new Error('sat: probe=true needs propagate=true (probing builds on line propagation)');
+  const params = resolveParams('sat', SAT_PARAMS, options.params);
+  const usePropagation = params.propagate as boolean;
+  const useProbing = params.probe as boolean;
+  const encoding = params.encoding as EncodingName;
+  const branchOnCellsOnly = params.cellDecisions as boolean;
+  if (useProbing && !usePropagation) throw new ParamError('sat: probe=true needs propagate=true (probing builds on line propagation)');
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);
@@ -139,5 +135,6 @@ function withFixedCells(known: Grid, engine: SatSolver): Grid {
 export const sat: Strategy = {
   name: 'sat',
   description: 'CDCL SAT solving of a block-start CNF encoding (param encoding), after line propagation (param propagate)',
+  params: SAT_PARAMS,
   solve: solveBySat,
 };

@@ -3,6 +3,7 @@ import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.
 import { loadPuzzle } from '../../../corpus/load.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
+import { strategyParams, type Params } from '../../../solvers/api/params.js';
 import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
 import { checkAnswer, malformed } from '../../results/verify.js';
@@ -54,7 +55,7 @@ export function differingCells(a: Grid, b: Grid): Uint8Array {
 const METRIC_FIELDS = ['cellsResolved', 'deadEnds', 'decisions', 'lineSolves', 'maxDepth', 'solutionsFound'] as const;
 
 /** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
-async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string): Promise<WorkerReply> {
+async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string, params: Params): Promise<WorkerReply> {
   const pool = new SolverPool({ workers: 1, memoryMb: DEFAULT_MEMORY_MB });
   try {
     const timeoutMs = opts.timeout * 1000;
@@ -64,7 +65,7 @@ async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: st
       maxSolutions: opts.maxSolutions,
       timeoutMs,
       warmup: 0,
-      ...(opts.param ? { params: opts.param } : {}),
+      params,
     });
     if (outcome.kind === 'done') return outcome.reply;
     if (outcome.kind === 'killed') throw new Error(`strategy ${name} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
@@ -89,16 +90,18 @@ export function registerSolve(program: Command): void {
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const strategy = await loadStrategy(strategySpec(opts.strategy));
+      // Checked here, so that a misspelt or bad parameter is a usage error, not a failed solve.
+      const params = strategyParams(strategy, opts.param);
       let result: SolveResult;
       let timeMs: number;
       if (opts.timeout > 0) {
         // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
-        const solved = await solveOnWorker(puzzle, opts, strategy.name);
+        const solved = await solveOnWorker(puzzle, opts, strategy.name, params);
         result = solved.result;
         timeMs = solved.timeMs;
       } else {
         // No limit: in this thread.
-        const options = solveOptions({ maxSolutions: opts.maxSolutions, ...(opts.param ? { params: opts.param } : {}) });
+        const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
         const started = performance.now();
         try {
           result = strategy.solve(withoutGoal(puzzle), options);

@@ -1,0 +1,136 @@
+/**
+ * The run CSV's row: one typed record whose keys are the columns. Every reader and writer of run
+ * CSVs names columns through RunColumn, so a misspelt column is a type error.
+ */
+import type { Puzzle } from '../../corpus/model.js';
+import { SOLVE_STATUSES, type SolveStatus } from '../../solvers/api/types.js';
+import type { RunEnvironment } from '../run/environment.js';
+
+/** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
+export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
+
+export const ROW_STATUSES: readonly RowStatus[] = [...SOLVE_STATUSES, 'wrong', 'memory', 'error'];
+
+/** One task's row; '' where a value is unknown (a solve that never returned has no counters). */
+export interface RunRow extends RunEnvironment {
+  task: number;
+  puzzle_id: string;
+  puzzle_path: string;
+  title: string;
+  width: number;
+  height: number;
+  strategy: string;
+  rep: number;
+  status: RowStatus;
+  verified: 'true' | 'false' | '';
+  time_ms: number | '';
+  calib_ms: number | '';
+  cells_total: number;
+  cells_resolved: number | '';
+  resolved_pct: number | '';
+  dead_ends: number | '';
+  decisions: number | '';
+  line_solves: number | '';
+  solutions_found: number | '';
+  max_depth: number | '';
+  timeout_s: number | '';
+  max_solutions: number;
+  workers: number;
+  warmup: number;
+  memory_mb: number;
+  params: string;
+  extra: string;
+  error: string;
+}
+
+export type RunColumn = keyof RunRow;
+
+/** The columns in file order. Every one is documented in the README. */
+export const RUN_COLUMNS = [
+  'run_id',
+  'started_at',
+  'nonobench_version',
+  'git_commit',
+  'node_version',
+  'cpu_model',
+  'task',
+  'puzzle_id',
+  'puzzle_path',
+  'title',
+  'width',
+  'height',
+  'strategy',
+  'rep',
+  'status',
+  'verified',
+  'time_ms',
+  'calib_ms',
+  'cells_total',
+  'cells_resolved',
+  'resolved_pct',
+  'dead_ends',
+  'decisions',
+  'line_solves',
+  'solutions_found',
+  'max_depth',
+  'timeout_s',
+  'max_solutions',
+  'workers',
+  'warmup',
+  'memory_mb',
+  'params',
+  'extra',
+  'error',
+] as const satisfies readonly RunColumn[];
+
+// A field of RunRow missing from RUN_COLUMNS fails here.
+const everyColumnListed: Exclude<RunColumn, (typeof RUN_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnListed;
+
+/** A run CSV row as read back: every value text, any column possibly absent (older runs). */
+export type RunRecord = Partial<Record<RunColumn, string>>;
+
+/** The measured part of a row, from the task's outcome (see verify.ts). */
+export type Judged = Pick<
+  RunRow,
+  'status' | 'verified' | 'time_ms' | 'cells_resolved' | 'dead_ends' | 'decisions' | 'line_solves' | 'solutions_found' | 'max_depth' | 'extra' | 'error'
+>;
+
+/** What every row of one run shares. */
+export type RunFields = RunEnvironment & Pick<RunRow, 'timeout_s' | 'max_solutions' | 'workers' | 'warmup' | 'memory_mb'>;
+
+/** What identifies a task's row. */
+export interface RowTask {
+  index: number;
+  puzzle: Puzzle;
+  strategy: string;
+  rep: number;
+  /** The parameters it ran with, as recorded (see the `params` column). */
+  params: string;
+}
+
+const thousandths = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The row of a finished task. */
+export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs: number | ''): RunRow {
+  const { puzzle } = task;
+  const cellsTotal = puzzle.width * puzzle.height;
+  // Filled in place rather than spread from three objects: this runs once per task in the thread that feeds the workers.
+  const row = Object.assign({}, run, judged) as RunRow;
+  row.task = task.index;
+  row.puzzle_id = puzzle.id;
+  row.puzzle_path = puzzle.meta.source ?? '';
+  row.title = puzzle.meta.title ?? '';
+  row.width = puzzle.width;
+  row.height = puzzle.height;
+  row.strategy = task.strategy;
+  row.rep = task.rep;
+  row.calib_ms = calibMs === '' ? '' : thousandths(calibMs);
+  row.cells_total = cellsTotal;
+  row.resolved_pct = judged.cells_resolved === '' ? '' : Math.round((1000 * judged.cells_resolved) / cellsTotal) / 10;
+  row.params = task.params;
+  return row;
+}
+
+/** The row's values in column order, as the CSV writer takes them. */
+export const rowValues = (row: RunRow): (string | number)[] => RUN_COLUMNS.map((c) => row[c]);

@@ -1,0 +1,100 @@
+/**
+ * Declared strategy parameters and the one parser every strategy, plugin and command uses.
+ * A value arrives typed (from JavaScript) or as text (`--param key=value`); both are read by the
+ * same rules, so a parameter means the same wherever it is set.
+ */
+
+export type ParamValue = number | boolean | string;
+export type Params = Record<string, ParamValue>;
+
+interface ParamBase {
+  name: string;
+  /** One line, shown by `nonobench strategies` and in error messages. */
+  meaning: string;
+  /** How `strategies` shows a default that depends on other parameters. */
+  defaultText?: string;
+}
+
+/** A default, or a rule that computes it from the parameters declared before this one. */
+type Default<T> = T | ((earlier: Params) => T);
+
+export type ParamSpec =
+  | (ParamBase & { type: 'boolean'; default: Default<boolean> })
+  | (ParamBase & { type: 'integer'; default: Default<number>; min: number; max?: number })
+  | (ParamBase & { type: 'enum'; default: Default<string>; values: readonly string[] });
+
+/** A bad parameter name or value: a usage error of the command that was given it. */
+export class ParamError extends Error {}
+
+const TRUE_WORDS = new Set(['true', '1', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'off']);
+
+/** What values a parameter takes, in words. */
+export function allowedText(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'boolean':
+      return 'true/false, 1/0 or on/off';
+    case 'integer':
+      return spec.max === undefined ? `a whole number ≥ ${spec.min}` : `a whole number from ${spec.min} to ${spec.max}`;
+    case 'enum':
+      return spec.values.join('|');
+  }
+}
+
+function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamValue {
+  const text = String(raw).trim();
+  switch (spec.type) {
+    case 'boolean':
+      if (raw === true || TRUE_WORDS.has(text)) return true;
+      if (raw === false || FALSE_WORDS.has(text)) return false;
+      break;
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : /^\d+$/.test(text) ? Number(text) : NaN;
+      if (Number.isSafeInteger(n) && n >= spec.min && (spec.max === undefined || n <= spec.max)) return n;
+      break;
+    }
+    case 'enum':
+      if (spec.values.includes(text)) return text;
+      break;
+  }
+  throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(raw)}`);
+}
+
+/** The parameters a strategy declares, in one line: `name (allowed, default …)`. */
+export function paramsSummary(specs: readonly ParamSpec[]): string {
+  return specs.map((s) => `${s.name} (${allowedText(s)})`).join(', ');
+}
+
+/**
+ * The values a strategy runs with: each declared parameter from `given` or its default, in
+ * declaration order. A name the strategy does not declare, or a bad value, throws a ParamError
+ * naming the strategy and listing what it declares.
+ */
+export function resolveParams(strategy: string, specs: readonly ParamSpec[], given: Readonly<Params> = {}): Params {
+  for (const name of Object.keys(given)) {
+    if (!specs.some((s) => s.name === name)) {
+      const known = specs.length > 0 ? `its params: ${paramsSummary(specs)}` : 'it takes no params';
+      throw new ParamError(`${strategy}: unknown param ${JSON.stringify(name)} (${known})`);
+    }
+  }
+  const resolved: Params = {};
+  for (const spec of specs) {
+    const raw = given[spec.name];
+    resolved[spec.name] =
+      raw !== undefined ? parseValue(strategy, spec, raw) : typeof spec.default === 'function' ? spec.default(resolved) : spec.default;
+  }
+  return resolved;
+}
+
+/**
+ * The parameters a strategy is run with: its declared ones resolved (defaults included); a plugin
+ * that declares none gets what it was given, unchecked.
+ */
+export function strategyParams(strategy: { name: string; params?: readonly ParamSpec[] }, given: Readonly<Params> = {}): Params {
+  return strategy.params ? resolveParams(strategy.name, strategy.params, given) : { ...given };
+}
+
+/** The default of a parameter as `strategies` shows it. */
+export function defaultText(spec: ParamSpec): string {
+  return spec.defaultText ?? String(spec.default);
+}
