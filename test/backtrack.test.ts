@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cluesOf, isSolution } from '../corpus/grid.js';
+import { cluesOf, isSolution, countKnown } from '../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Grid, type Puzzle } from '../corpus/model.js';
 import { backtrackStrategy, probeStrategy } from '../solvers/strategies/backtrack.js';
 import { overlapStrategy } from '../solvers/strategies/overlap.js';
 import { solveOptions, type SolveResult } from '../solvers/api/types.js';
 import { bruteForceSolutions } from './helpers/brute-force.js';
+import { ExactLineSolver } from '../solvers/line/exact.js';
+import { Propagator } from '../solvers/propagation/propagator.js';
+import { BacktrackSearch } from '../solvers/search/backtrack.js';
+import { BACKTRACK_SETTINGS, PROBE_SETTINGS } from '../solvers/search/settings.js';
 
 const key = (g: Grid) => g.join('');
 
@@ -42,13 +46,12 @@ function expectSolutionsMatch(result: SolveResult, truth: Grid[], maxSolutions: 
   }
   expect(new Set(result.solutions.map(key)).size).toBe(result.solutions.length);
   expect(result.solutions.length).toBe(Math.min(truth.length, maxSolutions));
-  expect(result.metrics.solutionsFound).toBe(result.solutions.length);
   if (truth.length === 0) expect(result.status).toBe('contradiction');
   else if (truth.length === 1) expect(result.status).toBe(maxSolutions === 1 ? 'solved' : 'unique');
   else expect(result.status).toBe(maxSolutions === 1 ? 'solved' : 'multiple');
   if (result.solutions.length > 0) {
     expect(result.grid).toEqual(result.solutions[0]);
-    expect(result.metrics.cellsResolved).toBe(p.width * p.height);
+    expect(countKnown(result.grid)).toBe(p.width * p.height);
   }
 }
 
@@ -145,7 +148,7 @@ describe('overlap strategy against a brute force', () => {
           expect(truth).toHaveLength(1);
           expect(result.solutions).toEqual(truth);
         } else expect(result.status).toBe('stuck');
-        expect(result.metrics.cellsResolved).toBe(result.grid.filter((v) => v !== UNKNOWN).length);
+        expect(countKnown(result.grid)).toBe(result.grid.filter((v) => v !== UNKNOWN).length);
       }),
       { numRuns: 400 },
     );
@@ -171,7 +174,7 @@ describe('search bookkeeping', () => {
     const r = backtrackStrategy.solve(twoWay, { maxSolutions: 2, shouldStop: () => true });
     expect(r.status).toBe('timeout');
     expect(r.grid).toHaveLength(4);
-    expect(r.metrics.cellsResolved).toBe(r.grid.filter((v) => v !== UNKNOWN).length);
+    expect(countKnown(r.grid)).toBe(r.grid.filter((v) => v !== UNKNOWN).length);
   });
 
   it('reports contradiction without dead ends when the first propagation fails', () => {
@@ -190,5 +193,40 @@ describe('search bookkeeping', () => {
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { probeScope: 'some' } }))).toThrow(/probeScope/);
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { restartBudget: 0 } }))).toThrow(/restartBudget/);
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { restartPlan: 'often' } }))).toThrow(/restartPlan/);
+  });
+});
+
+describe('the search started from a given grid (as classify starts it)', () => {
+  it('finds exactly the solutions that agree with the cells given, in every setting', () => {
+    fc.assert(
+      fc.property(
+        smallPuzzle,
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(FILLED, EMPTY)), { maxLength: 6 }),
+        fc.constantFrom(BACKTRACK_SETTINGS, PROBE_SETTINGS, { ...BACKTRACK_SETTINGS, probing: false }),
+        (p, fixed, settings) => {
+          const cells = p.width * p.height;
+          const given = new Map(fixed.map(([i, v]) => [i % cells, v]));
+          const expected = bruteForceSolutions(p, 200).filter((s) => [...given].every(([i, v]) => s[i] === v));
+          const prop = new Propagator(p, new ExactLineSolver());
+          prop.enqueueAll();
+          let consistent = prop.propagate();
+          for (const [i, v] of given) {
+            if (!consistent) break;
+            if (prop.grid[i] === UNKNOWN) prop.assign(i, v);
+            else consistent = prop.grid[i] === v;
+          }
+          consistent &&= prop.propagate();
+          if (!consistent) {
+            expect(expected).toEqual([]);
+            return;
+          }
+          const r = new BacktrackSearch(p, solveOptions({ maxSolutions: 200 }), settings, prop).run();
+          expect(new Set(r.solutions.map(key))).toEqual(new Set(expected.map(key)));
+          expect(r.solutions).toHaveLength(expected.length);
+          expect(r.status).toBe(expected.length === 0 ? 'contradiction' : expected.length === 1 ? 'unique' : 'multiple');
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -23,10 +23,11 @@ export const SOLVE_STATUSES: readonly SolveStatus[] = [
   'timeout',
 ];
 
-/** Counters with one meaning in every strategy. */
+/**
+ * Counters with one meaning in every strategy. The cells resolved and the solutions found are not
+ * among them: the harness counts both from the grids, the same way for every strategy.
+ */
 export interface SolveMetrics {
-  /** Cells known at the end (all cells when a solution was found). */
-  cellsResolved: number;
   /** Contradictions met while searching (0 for a strategy that never guesses). */
   deadEnds: number;
   /** Guesses / branches taken. */
@@ -35,7 +36,6 @@ export interface SolveMetrics {
   lineSolves: number;
   /** Deepest search level reached (0 without search). */
   maxDepth: number;
-  solutionsFound: number;
   /** Strategy-specific counters (propagations, cache hits, learnt clauses, …). */
   extra: Record<string, number>;
 }
@@ -90,7 +90,7 @@ export function deadlineAfter(ms: number): () => boolean {
 
 /** Fresh zeroed metrics. */
 export function emptyMetrics(): SolveMetrics {
-  return { cellsResolved: 0, deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, solutionsFound: 0, extra: {} };
+  return { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
 }
 
 /** The status a searching strategy reports for the solutions it found when the search ended normally. */

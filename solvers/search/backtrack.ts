@@ -6,7 +6,8 @@ import { luby } from '../common/luby.js';
 import { Propagator } from '../propagation/propagator.js';
 import { statusOfSolutions, type SolveOptions, type SolveResult } from '../api/types.js';
 import { BranchChooser } from './choose.js';
-import { propagationMetrics, solveResult } from '../api/result.js';
+import { solveResult } from '../api/result.js';
+import { propagationMetrics } from '../propagation/metrics.js';
 import { Prober } from './probe.js';
 import type { SearchSettings } from './settings.js';
 
@@ -25,6 +26,9 @@ const POLL_NODES = 64;
  * (those are also counted apart in `extra.probeContradictions`). A contradiction in the first
  * propagation, before any guess, proves the puzzle has no solution and is not a dead end.
  * Every solution is checked with isSolution before it is reported.
+ *
+ * Given a propagator (`start`), the search begins from its grid, a consistent fixpoint that logic
+ * stalled on, rather than from the clues: `classify` counts only the guessing logic could not avoid.
  */
 export class BacktrackSearch {
   readonly solutions: Grid[] = [];
@@ -51,11 +55,15 @@ export class BacktrackSearch {
   /** Branch on the probes' ranking in the current run (runs alternate with `branch` when both are on). */
   private rankByProbes: boolean;
 
-  constructor(puzzle: Puzzle, options: SolveOptions, settings: SearchSettings) {
+  /** True when the search starts from a given propagator's fixpoint, so the first propagation is done. */
+  private readonly propagated: boolean;
+
+  constructor(puzzle: Puzzle, options: SolveOptions, settings: SearchSettings, start?: Propagator) {
     this.puzzle = puzzle;
     this.options = options;
     this.settings = settings;
-    this.prop = new Propagator(puzzle, new ExactLineSolver(), { cache: settings.cache, shouldStop: options.shouldStop });
+    this.prop = start ?? new Propagator(puzzle, new ExactLineSolver(), { cache: settings.cache, shouldStop: options.shouldStop });
+    this.propagated = start !== undefined;
     this.prober = settings.probing ? new Prober(this.prop) : null;
     this.chooser = new BranchChooser(this.prop);
     this.rankByProbes = settings.probing && settings.probeRanks;
@@ -68,10 +76,11 @@ export class BacktrackSearch {
 
   run(): SolveResult {
     const prop = this.prop;
-    prop.enqueueAll();
-    const rootOk = prop.propagate();
-    if (!rootOk) return this.result('contradiction', prop.grid.slice());
-    if (prop.stopped) return this.result('timeout', prop.grid.slice());
+    if (!this.propagated) {
+      prop.enqueueAll();
+      if (!prop.propagate()) return this.result('contradiction', prop.grid.slice());
+      if (prop.stopped) return this.result('timeout', prop.grid.slice());
+    }
 
     // Probing at the root adds forced deductions only; the partial grid reported is after them.
     const rootAlive = this.prober ? this.probeNode(0) : true;

@@ -1,4 +1,4 @@
-import { countKnown, isSolution } from '../../corpus/grid.js';
+import { isSolution } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Clue, type Puzzle } from '../../corpus/model.js';
 import {
   compactPlacements,
@@ -11,6 +11,7 @@ import {
 } from '../line/enumerate.js';
 import { resolveParams, type ParamSpec } from '../api/params.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SolveStatus, type Strategy } from '../api/types.js';
+import { solveResult } from '../api/result.js';
 
 /** Default cap on the placements stored at once (param `maxPlacements`). */
 export const DEFAULT_MAX_PLACEMENTS = 4_000_000;
@@ -112,11 +113,8 @@ export function solveByEnumeration(puzzle: Puzzle, options: SolveOptions): Solve
   };
 
   const finish = (status: SolveStatus): SolveResult => {
-    metrics.cellsResolved = countKnown(grid);
     metrics.extra = { placementsStored: Number(peak), placementsDropped: dropped };
-    const solutions = status === 'unique' || status === 'solved' ? [grid.slice()] : [];
-    metrics.solutionsFound = solutions.length;
-    return { status, grid, solutions, metrics };
+    return solveResult(status, grid, status === 'unique' || status === 'solved' ? [grid.slice()] : [], metrics);
   };
 
   let next = 0;

@@ -4,7 +4,8 @@ import { OverlapLineSolver } from '../line/overlap.js';
 import { Propagator } from '../propagation/propagator.js';
 import { resolveParams, type ParamSpec } from '../api/params.js';
 import type { SolveOptions, SolveResult, Strategy } from '../api/types.js';
-import { propagationMetrics, solveResult } from '../api/result.js';
+import { solveResult } from '../api/result.js';
+import { propagationMetrics } from '../propagation/metrics.js';
 
 /** The parameters of `overlap`. */
 export const OVERLAP_PARAMS: readonly ParamSpec[] = [

@@ -1,10 +1,11 @@
-import { countKnown, isSolution } from '../../corpus/grid.js';
+import { isSolution } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
 import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, ENCODINGS, type EncodingName } from '../sat/encodings/encode.js';
 import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import { SatSolver } from '../sat/engine/solver.js';
 import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../api/types.js';
+import { solveResult } from '../api/result.js';
 
 /** The parameters of `sat`. */
 export const SAT_PARAMS: readonly ParamSpec[] = [
@@ -50,11 +51,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);
-  const finish = (status: SolveResult['status'], grid: Grid, solutions: Grid[]): SolveResult => {
-    metrics.solutionsFound = solutions.length;
-    metrics.cellsResolved = countKnown(grid);
-    return { status, grid, solutions, metrics };
-  };
+  const finish = (status: SolveResult['status'], grid: Grid, solutions: Grid[]) => solveResult(status, grid, solutions, metrics);
 
   if (usePropagation) {
     const pre = prePropagate(puzzle, options.shouldStop, useProbing);

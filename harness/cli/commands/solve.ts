@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
+import { countKnown, describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
@@ -52,7 +52,7 @@ export function differingCells(a: Grid, b: Grid): Uint8Array {
   return mark;
 }
 
-const METRIC_FIELDS = ['cellsResolved', 'deadEnds', 'decisions', 'lineSolves', 'maxDepth', 'solutionsFound'] as const;
+const METRIC_FIELDS = ['deadEnds', 'decisions', 'lineSolves', 'maxDepth'] as const;
 
 /** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
 async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string, params: Params): Promise<WorkerReply> {
@@ -122,10 +122,15 @@ export function registerSolve(program: Command): void {
       if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
 
       const metrics = result.metrics;
+      // Counted from the grids, as `run` counts them, not taken from the strategy.
+      const cellsResolved = countKnown(result.grid);
+      const solutionsFound = result.solutions.length;
       if (opts.json) {
         const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: strategy.name };
         out.status = result.status;
+        out.cellsResolved = cellsResolved;
         for (const f of METRIC_FIELDS) out[f] = metrics[f];
+        out.solutionsFound = solutionsFound;
         out.extra = metrics.extra ?? {};
         out.timeMs = Math.round(timeMs * 1000) / 1000;
         out.grid = gridToRows(result.grid, width);
@@ -144,9 +149,9 @@ export function registerSolve(program: Command): void {
       }
       lines.push(`status: ${result.status}`);
       lines.push(`time: ${timeMs.toFixed(1)} ms`);
-      lines.push(`cells resolved: ${metrics.cellsResolved} of ${width * height}`);
+      lines.push(`cells resolved: ${cellsResolved} of ${width * height}`);
       lines.push(
-        `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${metrics.solutionsFound}`,
+        `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${solutionsFound}`,
       );
       const extra = Object.entries(metrics.extra ?? {});
       if (extra.length > 0) lines.push(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`);
