@@ -1,0 +1,107 @@
+import { HEADER } from './clause-arena.js';
+import { NO_REASON, TRUE, varOf } from './literals.js';
+import { propagate } from './propagate.js';
+import type { EngineState } from './state.js';
+
+const FIRST_REDUCE = 2000;
+const REDUCE_INCREMENT = 300;
+
+/**
+ * Keeps the clause database small: every 2000 + 300·k conflicts the worse half of the learnt
+ * clauses goes (binary clauses, glue clauses of LBD ≤ 2 and reasons of trail literals are kept; of
+ * the rest, those with the worst LBD, then the lowest activity); at level 0, clauses satisfied by
+ * new fixed literals go for good. Either way the arena is then compacted.
+ */
+export class ClauseDatabase {
+  private nextReduce = FIRST_REDUCE;
+  private reduceInterval = FIRST_REDUCE;
+  /** Trail size at the last removal of satisfied clauses. */
+  private simplifiedAt = -1;
+  /** No removal of satisfied clauses before this many propagations (a pass costs a scan of every clause). */
+  private nextSimplify = 0;
+
+  constructor(private readonly s: EngineState) {}
+
+  /** Reduces the learnt clauses when their time has come. */
+  maybeReduce(): void {
+    if (this.s.stats.conflicts < this.nextReduce) return;
+    this.reduceInterval += REDUCE_INCREMENT;
+    this.nextReduce = this.s.stats.conflicts + this.reduceInterval;
+    this.reduceLearnts();
+  }
+
+  /** At level 0, with new fixed literals since the last pass: drops the clauses they satisfy. */
+  maybeSimplify(): void {
+    const s = this.s;
+    if (s.levels === 0 && s.trailSize !== this.simplifiedAt && s.stats.propagations >= this.nextSimplify) this.removeSatisfied();
+  }
+
+  private reduceLearnts(): void {
+    const s = this.s;
+    const arena = s.arena;
+    const candidates: number[] = [];
+    const kept: number[] = [];
+    for (const cr of s.learnts) {
+      if (arena.size(cr) === 2 || arena.lbd(cr) <= 2 || s.locked(cr)) kept.push(cr);
+      else candidates.push(cr);
+    }
+    candidates.sort((a, b) => arena.lbd(b) - arena.lbd(a) || arena.activity(a) - arena.activity(b));
+    const remove = candidates.length >> 1;
+    for (let i = 0; i < candidates.length; i++) {
+      if (i < remove) {
+        arena.markDeleted(candidates[i]!);
+        s.stats.deletedClauses++;
+      } else kept.push(candidates[i]!);
+    }
+    s.learnts.length = 0;
+    for (const cr of kept) s.learnts.push(cr);
+    this.collectGarbage();
+  }
+
+  private removeSatisfied(): void {
+    const s = this.s;
+    if (propagate(s) !== NO_REASON) {
+      s.ok = false;
+      return;
+    }
+    this.simplifiedAt = s.trailSize;
+    let literals = 0;
+    for (const cr of s.clauses) literals += s.arena.size(cr);
+    for (const cr of s.learnts) literals += s.arena.size(cr);
+    this.nextSimplify = s.stats.propagations + literals;
+    const mem = s.arena.mem;
+    const satisfied = (cr: number) => {
+      for (let k = 0; k < mem[cr]!; k++) if (s.vals[mem[cr + HEADER + k]!] === TRUE) return true;
+      return false;
+    };
+    let removed = 0;
+    for (const list of [s.clauses, s.learnts]) {
+      let j = 0;
+      for (const cr of list) {
+        if (satisfied(cr)) {
+          s.arena.markDeleted(cr);
+          removed++;
+        } else list[j++] = cr;
+      }
+      list.length = j;
+    }
+    if (removed === 0) return;
+    s.stats.satisfiedRemoved += removed;
+    // Level-0 literals never take part in analysis, so their reasons may go.
+    for (let i = 0; i < s.trailSize; i++) s.reason[varOf(s.trail[i]!)] = NO_REASON;
+    this.collectGarbage();
+  }
+
+  /** Compacts the arena, remaps reasons and rebuilds every watch list (watches are the first two literals). */
+  private collectGarbage(): void {
+    const s = this.s;
+    const forward = s.arena.compact([s.clauses, s.learnts]);
+    for (let i = 0; i < s.trailSize; i++) {
+      const v = varOf(s.trail[i]!);
+      if (s.reason[v]! >= 0) s.reason[v] = forward(s.reason[v]!); // binary reasons name no clause
+    }
+    s.watches.clear();
+    for (const cr of s.clauses) s.attach(cr);
+    for (const cr of s.learnts) s.attach(cr);
+  }
+}
