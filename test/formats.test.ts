@@ -173,13 +173,13 @@ describe('webpbn XML', () => {
   });
 
   it('the XML reader keeps element lines, attributes in both quote styles, CDATA and numeric entities', () => {
-    const root = readXml(`<?xml version="1.0"?>\n<!-- c -->\n<a x='1' y="&lt;2&gt;">\n<b z=3/>\n<c><![CDATA[<raw>]]>&#65;&#x42;&apos;</c>\n</a>\n`, 'r.xml');
+    const root = readXml(`<?xml version="1.0"?>\n<!-- c -->\n<a x='1' y="&lt;2&gt;">\n<b z="3"/>\n<c><![CDATA[<raw>]]>&#65;&#x42;&apos;&eacute;</c>\n</a>\n`, 'r.xml');
     expect(root.name).toBe('a');
     expect(root.line).toBe(3);
     expect(root.attrs).toEqual({ x: '1', y: '<2>' });
     const [b, c] = childElements(root);
     expect([b!.name, b!.line, b!.attrs.z]).toEqual(['b', 4, '3']);
-    expect([c!.line, textOf(c!)]).toEqual([5, "<raw>AB'"]);
+    expect([c!.line, textOf(c!)]).toEqual([5, "<raw>AB'é"]);
   });
 
   it('the XML reader reports structural errors with their line', () => {
@@ -191,10 +191,27 @@ describe('webpbn XML', () => {
       }
       return [];
     };
-    expect(err('<a>\n<b>\n</a>')).toEqual(['e.xml:3: invalid XML: closing tag </a> does not match <b> opened on line 2']);
+    expect(err('<a>\n<b>\n</a>')).toEqual(['e.xml:3: invalid XML: closing tag does not match <b> opened on line 2']);
     expect(err('<a>\n<b>')).toEqual(['e.xml:2: invalid XML: unclosed element <b> opened on line 2']);
-    expect(err('<a/>\n<b/>')).toEqual(['e.xml:2: invalid XML: more than one root element']);
-    expect(err('<a>\n<!-- never closed')).toEqual(['e.xml:2: invalid XML: unclosed comment']);
+    expect(err('<a/>\n<b/>')).toEqual(['e.xml:2: invalid XML: documents may contain only one root']);
+    expect(err('<a>\n<!-- never closed')).toEqual(['e.xml:1: invalid XML: unclosed element <a> opened on line 1']);
+    expect(err('<a>\n<b z=3/></a>')).toEqual(['e.xml:2: invalid XML: unquoted attribute value']);
+  });
+
+  it('never expands an entity a DOCTYPE declares: external entities and entity bombs are one error line', () => {
+    const err = (text: string) => {
+      try {
+        readXml(text, 'e.xml');
+      } catch (e) {
+        return puzzleProblems(e)!.map((p) => p.message);
+      }
+      return [];
+    };
+    const xxe = '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<r>&xxe;</r>';
+    expect(err(xxe)).toEqual(['e.xml:3: invalid XML: undefined entity &xxe; (entities a DOCTYPE declares are not expanded)']);
+    const lol = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`)].join('\n');
+    expect(err(`<!DOCTYPE lolz [\n${lol}\n]>\n<lolz>&lol9;</lolz>`)).toEqual(['e.xml:13: invalid XML: undefined entity &lol9; (entities a DOCTYPE declares are not expanded)']);
+    expect(err('<r>\n&nosuch;</r>')).toEqual(['e.xml:2: invalid XML: undefined entity &nosuch; (entities a DOCTYPE declares are not expanded)']);
   });
 });
 

@@ -49,6 +49,9 @@ const NAMED: Record<string, string> = {
 };
 LATIN1_NAMES.split(' ').forEach((name, i) => (NAMED[name] = String.fromCharCode(0xa0 + i)));
 
+/** The named references understood, by name (XML's five and HTML 4's Latin-1 and punctuation names). */
+export const NAMED_ENTITIES: Readonly<Record<string, string>> = NAMED;
+
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (whole, name: string) => {

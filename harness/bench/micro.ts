@@ -9,7 +9,7 @@ import type { LineSolver } from '../../solvers/line/line-solver.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
 import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
-import { formatTable } from '../results/summary.js';
+import { formatTable } from '../io/table.js';
 
 /** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
 function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {

@@ -7,7 +7,7 @@ import { classify, PUZZLE_CLASSES, type Classification, type PuzzleClass } from 
 import type { ClassifyReply } from './worker.js';
 import { SolverPool, workerFile, type TaskOutcome } from '../run/pool.js';
 import { createProgress } from '../run/progress.js';
-import { formatTable } from '../results/summary.js';
+import { formatTable } from '../io/table.js';
 import type { RunRow } from '../results/row.js';
 
 export interface ClassifyRunOptions {

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { PACKAGE_ROOT, REPORTS_DIR } from '../../corpus/paths.js';
+import { isAbsolute, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import type { Params } from '../../solvers/api/params.js';
 import type { RunColumn } from '../results/row.js';
+import { defaultRunsPath } from '../io/output-path.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
@@ -144,9 +145,7 @@ export interface BenchCheckResult {
   exitCode: 0 | 1 | 2;
 }
 
-const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
-
-export const defaultCheckOut = () => join(REPORTS_DIR, 'runs', `bench-check-${timestamp()}.csv`);
+export const defaultCheckOut = () => defaultRunsPath('bench-check-');
 
 /**
  * The directory a baseline's relative puzzle paths were recorded from: the working directory when

@@ -1,7 +1,8 @@
 import { PuzzleError } from '../../corpus/errors.js';
 import { readCsvInput, requireColumns } from '../results/csv.js';
 import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
-import { estimateRatio, geometricMean, median, type RatioEstimate } from './stats.js';
+import { estimateRatio, geometricMean, type RatioEstimate } from './stats.js';
+import { medianOfSorted } from '../results/median.js';
 
 /**
  * Compares two run CSVs pair by pair — a pair is one (puzzle_id, puzzle_path, strategy) with all
@@ -269,7 +270,7 @@ export const MIN_CALIBRATIONS = 10;
  */
 export function runCalibration(records: RunRecord[]): number | null {
   const values = [...new Set(records.map((r) => Number(r.calib_ms)).filter((v) => Number.isFinite(v) && v > 0))];
-  return values.length >= MIN_CALIBRATIONS ? median(values.sort((a, b) => a - b)) : null;
+  return values.length >= MIN_CALIBRATIONS ? medianOfSorted(values.sort((a, b) => a - b)) : null;
 }
 
 /** A side's statuses, times (multiplied by `timeScale`) and counters. */
@@ -285,7 +286,7 @@ export function summariseSide(rows: RunRecord[], timeScale = 1): SideSummary {
   const verified = rows.some((r) => r.verified === 'false') ? 'false' : rows.some((r) => r.verified === 'true') ? 'true' : '';
   const counters = Object.fromEntries(COUNTERS.map((c) => [c, distinct(finished.map((r) => (r[c] ?? '').trim()))])) as Record<Counter, string[]>;
   const sorted = [...times].sort((a, b) => a - b);
-  return { reps: rows.length, statuses, status, verified, times, medianMs: times.length ? median(sorted) : null, counters };
+  return { reps: rows.length, statuses, status, verified, times, medianMs: times.length ? medianOfSorted(sorted) : null, counters };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
-import { formatTable } from '../results/summary.js';
+import { formatTable } from '../io/table.js';
 
 export const COMPARE_FORMATS = ['table', 'md', 'csv', 'json'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];

@@ -19,6 +19,7 @@
  * Ties (equal times) are treated as if broken at random: the exact distribution assumes none, which
  * makes the p-value slightly conservative when they occur.
  */
+import { medianOfSorted } from '../results/median.js';
 
 /** Sizes up to which the null distribution of U is computed exactly (m·n pairs). */
 const EXACT_LIMIT = 2500;
@@ -119,12 +120,6 @@ export function mannWhitneyPValue(u: number, m: number, n: number): number {
   return Math.min(1, 2 * (1 - normalCdf(Math.max(0, z))));
 }
 
-export const median = (sorted: ArrayLike<number>): number => {
-  const len = sorted.length;
-  if (len === 0) return NaN;
-  const mid = len >> 1;
-  return len % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** How NEW's times relate to BASE's for one (puzzle, strategy) pair. */
 export interface RatioEstimate {
@@ -163,8 +158,8 @@ export function estimateRatio(base: readonly number[], next: readonly number[], 
     achieved = 1 - 2 * mannWhitneyNull(b.length, a.length)[0]!;
   }
   return {
-    ratio: median(a) / median(b),
-    hodgesLehmann: Math.exp(median(diffs)),
+    ratio: medianOfSorted(a) / medianOfSorted(b),
+    hodgesLehmann: Math.exp(medianOfSorted(diffs)),
     low: k > 0 ? Math.exp(diffs[k - 1]!) : null,
     high: k > 0 ? Math.exp(diffs[diffs.length - k]!) : null,
     achievedConfidence: achieved,

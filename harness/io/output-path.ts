@@ -1,5 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { REPORTS_DIR } from '../../corpus/paths.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
 function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
@@ -28,4 +29,10 @@ export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
 export function writeOutputFile(file: string, text: string): void {
   ensureParentDir(file);
   writeFileSync(file, text);
+}
+
+/** Where a command writes by default: `reports/runs/<prefix><UTC time, file-name safe>.csv`. */
+export function defaultRunsPath(prefix: string): string {
+  const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+  return join(REPORTS_DIR, 'runs', `${prefix}${stamp}.csv`);
 }

@@ -4,7 +4,7 @@ import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide
 import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, type SolvedPoint } from './charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './html.js';
-import { median } from '../compare/stats.js';
+import { medianOfSorted } from '../results/median.js';
 import { RunSummary } from '../results/summary.js';
 import { UsageError } from '../io/thrown.js';
 
@@ -52,7 +52,7 @@ function pairsOf(csv: RunCsv): Pair[] {
 /** Median over every repetition with a time, cut-short ones included (a timeout's time is the limit). */
 function anyTimeMedian(rows: RunRecord[]): number | null {
   const times = rows.map((r) => num(r.time_ms)).filter((t): t is number => t !== null).sort((a, b) => a - b);
-  return times.length ? median(times) : null;
+  return times.length ? medianOfSorted(times) : null;
 }
 
 function metadata(csv: RunCsv): string {

@@ -1,3 +1,7 @@
+import { formatTable } from '../io/table.js';
+import { median } from './median.js';
+
+export { median };
 import { ROW_STATUSES, type RowStatus } from './row.js';
 
 interface StrategyTally {
@@ -15,12 +19,6 @@ export interface StrategySummary {
   deadEnds: number;
 }
 
-export function median(xs: number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 /** Per-strategy counts per status, median and total time, total dead ends, accumulated row by row. */
 export class RunSummary {
@@ -78,10 +76,3 @@ export class RunSummary {
   }
 }
 
-/** Left-aligned first column, right-aligned numbers, two spaces between columns. */
-export function formatTable(header: string[], body: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...body.map(fmt)].join('\n');
-}

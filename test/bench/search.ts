@@ -12,6 +12,7 @@
  * tournament: the TAAI 2011 set, one run each: statuses, times, and a check that every reported
  *             solution satisfies the clues and that a unique puzzle's answer is the recorded one.
  */
+import { median } from '../../harness/results/median.js';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -66,10 +67,6 @@ function printBins(times: number[]): void {
   bins.forEach((n, i) => console.log(`  ${binLabel(i).padEnd(8)} s  ${String(n).padStart(5)}  ${((100 * n) / times.length).toFixed(1).padStart(5)} %`));
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function checkSolutions(puzzle: Puzzle, result: SolveResult): string {
   for (const sol of result.solutions) if (!isSolution(puzzle, sol)) return 'REPORTED A NON-SOLUTION';

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../../bench/micro.js';
 import { writeCsv } from '../../results/csv.js';
 import { positiveInt, strategySpecs } from '../options.js';
+import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerBench(program: Command): void {
   program
@@ -17,7 +16,7 @@ export function registerBench(program: Command): void {
       const strategies = await Promise.all(strategySpecs(o.strategies).map((s) => loadStrategy(s)));
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
-      const out = o.out ?? join(REPORTS_DIR, 'runs', `bench-${new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '')}.csv`);
+      const out = o.out ?? defaultRunsPath('bench-');
       writeCsv(out, BENCH_COLUMNS, rows);
       process.stdout.write(`written to ${out}\n`);
     });

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UNKNOWN, type Grid } from '../../../corpus/model.js';
-import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
 import { differingMask, PUZZLE_CLASSES, type PuzzleClass } from '../../classify/classify.js';
 import {
@@ -18,6 +17,7 @@ import { writeCsv } from '../../results/csv.js';
 import { ensureDir } from '../../io/output-path.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
 import { maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber } from '../options.js';
+import { defaultRunsPath } from '../../io/output-path.js';
 
 export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
 
@@ -49,7 +49,6 @@ export function parseClassList(text: string): PuzzleClass[] {
   return names as PuzzleClass[];
 }
 
-const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
 
 /** Logic alone settles these: there is no stalled grid to show. */
 const isLineSolvable = (cls: PuzzleClass) => cls === 'overlap-solvable' || cls === 'line-solvable';
@@ -175,7 +174,7 @@ export function registerClassify(program: Command): void {
         quiet: !!o.quiet,
       });
       const listed = o.only ? run.results.filter((r) => o.only!.includes(classOf(r))) : run.results;
-      const out = o.out ?? join(REPORTS_DIR, 'runs', `classify-${timestamp()}.csv`);
+      const out = o.out ?? defaultRunsPath('classify-');
       writeCsv(out, CLASSIFY_COLUMNS, listed.map((r) => classifyRow(r, o.timeout)));
 
       const print = (text: string) => process.stdout.write(`${text}\n`);

@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
 import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, strategySpecs } from '../options.js';
-
-const timestamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerRun(program: Command): void {
   program
@@ -35,7 +32,7 @@ export function registerRun(program: Command): void {
         memoryMb: o.memory,
         workers: o.workers,
         maxSolutions: o.maxSolutions,
-        out: o.out ?? join(REPORTS_DIR, 'runs', `${timestamp()}.csv`),
+        out: o.out ?? defaultRunsPath(''),
         ...(o.shard ? { shard: parseShard(o.shard) } : {}),
         ...(o.resume ? { resume: o.resume } : {}),
         ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),

@@ -1,0 +1,39 @@
+import Table from 'cli-table3';
+
+/** No borders: columns two spaces apart, a dashed rule under the header. */
+const PLAIN = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '-',
+  'mid-mid': '  ',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
+
+/**
+ * A plain-text table: the first column left-aligned, the others right-aligned (they hold
+ * numbers), widths measured as the terminal shows the text.
+ */
+export function formatTable(header: string[], body: string[][]): string {
+  const table = new Table({
+    head: header,
+    chars: PLAIN,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    colAligns: header.map((_, i) => (i === 0 ? 'left' : 'right')),
+  });
+  table.push(...body);
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
