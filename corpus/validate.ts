@@ -81,6 +81,22 @@ export function newRawPuzzle(file: string, line: number, label?: string): RawPuz
 
 export const COLOUR_MESSAGE = 'colour puzzles are not supported';
 
+/**
+ * How a reader records a puzzle's problems, each at its line. A colour puzzle is reported once and
+ * marks the puzzle fatal: every later message would be noise.
+ */
+export function problemReporter(raw: RawPuzzle): { problem: (line: number, detail: string) => void; colour: (line: number) => void } {
+  let colourReported = false;
+  const problem = (line: number, detail: string) => {
+    raw.problems.push(new PuzzleError(raw.file, line, detail));
+  };
+  const colour = (line: number) => {
+    if (!colourReported) problem(line, COLOUR_MESSAGE);
+    colourReported = raw.fatal = true;
+  };
+  return { problem, colour };
+}
+
 /** A clue as written in messages (cut when very long). */
 const clueText = (clue: Clue) => (clue.length ? clip(clue.join(',')) : '0');
 

@@ -153,6 +153,16 @@ describe('.non', () => {
   });
 });
 
+/** The problems readXml reports for a text, as lines. */
+const xmlErrors = (text: string) => {
+  try {
+    readXml(text, 'e.xml');
+  } catch (e) {
+    return puzzleProblems(e)!.map((p) => p.message);
+  }
+  return [];
+};
+
 describe('webpbn XML', () => {
   it('reads a puzzle set: entities, comments, DOCTYPE with internal subset, empty lines, goal image', () => {
     const ps = parseWebpbnXml(readFileSync(`${FIX}/sample.xml`, 'utf8'), 'x.xml');
@@ -183,35 +193,19 @@ describe('webpbn XML', () => {
   });
 
   it('the XML reader reports structural errors with their line', () => {
-    const err = (text: string) => {
-      try {
-        readXml(text, 'e.xml');
-      } catch (e) {
-        return puzzleProblems(e)!.map((p) => p.message);
-      }
-      return [];
-    };
-    expect(err('<a>\n<b>\n</a>')).toEqual(['e.xml:3: invalid XML: closing tag does not match <b> opened on line 2']);
-    expect(err('<a>\n<b>')).toEqual(['e.xml:2: invalid XML: unclosed element <b> opened on line 2']);
-    expect(err('<a/>\n<b/>')).toEqual(['e.xml:2: invalid XML: documents may contain only one root']);
-    expect(err('<a>\n<!-- never closed')).toEqual(['e.xml:1: invalid XML: unclosed element <a> opened on line 1']);
-    expect(err('<a>\n<b z=3/></a>')).toEqual(['e.xml:2: invalid XML: unquoted attribute value']);
+    expect(xmlErrors('<a>\n<b>\n</a>')).toEqual(['e.xml:3: invalid XML: closing tag does not match <b> opened on line 2']);
+    expect(xmlErrors('<a>\n<b>')).toEqual(['e.xml:2: invalid XML: unclosed element <b> opened on line 2']);
+    expect(xmlErrors('<a/>\n<b/>')).toEqual(['e.xml:2: invalid XML: documents may contain only one root']);
+    expect(xmlErrors('<a>\n<!-- never closed')).toEqual(['e.xml:1: invalid XML: unclosed element <a> opened on line 1']);
+    expect(xmlErrors('<a>\n<b z=3/></a>')).toEqual(['e.xml:2: invalid XML: unquoted attribute value']);
   });
 
   it('never expands an entity a DOCTYPE declares: external entities and entity bombs are one error line', () => {
-    const err = (text: string) => {
-      try {
-        readXml(text, 'e.xml');
-      } catch (e) {
-        return puzzleProblems(e)!.map((p) => p.message);
-      }
-      return [];
-    };
     const xxe = '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<r>&xxe;</r>';
-    expect(err(xxe)).toEqual(['e.xml:3: invalid XML: undefined entity &xxe; (entities a DOCTYPE declares are not expanded)']);
+    expect(xmlErrors(xxe)).toEqual(['e.xml:3: invalid XML: undefined entity &xxe; (entities a DOCTYPE declares are not expanded)']);
     const lol = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`)].join('\n');
-    expect(err(`<!DOCTYPE lolz [\n${lol}\n]>\n<lolz>&lol9;</lolz>`)).toEqual(['e.xml:13: invalid XML: undefined entity &lol9; (entities a DOCTYPE declares are not expanded)']);
-    expect(err('<r>\n&nosuch;</r>')).toEqual(['e.xml:2: invalid XML: undefined entity &nosuch; (entities a DOCTYPE declares are not expanded)']);
+    expect(xmlErrors(`<!DOCTYPE lolz [\n${lol}\n]>\n<lolz>&lol9;</lolz>`)).toEqual(['e.xml:13: invalid XML: undefined entity &lol9; (entities a DOCTYPE declares are not expanded)']);
+    expect(xmlErrors('<r>\n&nosuch;</r>')).toEqual(['e.xml:2: invalid XML: undefined entity &nosuch; (entities a DOCTYPE declares are not expanded)']);
   });
 });
 

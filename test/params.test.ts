@@ -1,24 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allowedText, ParamError, resolveParams, type ParamSpec } from '../solvers/api/params.js';
 import { builtInStrategies } from '../solvers/strategies/registry.js';
 import { parseCsv } from '../harness/results/csv.js';
 import { tempDirs } from './helpers/temp-dirs.js';
+import { requireBuiltCli, runCli } from './helpers/cli.js';
 
-const CLI = 'dist/harness/cli.js';
 const TINY = 'test/fixtures/harness/tiny.json#1';
 const DECLARED = 'test/fixtures/harness/declared-params.mjs';
-const cli = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-};
+const cli = runCli;
 const dir = tempDirs('params');
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first`);
-});
+requireBuiltCli();
 
 /** A text form the CLI could give for a declared value (booleans have three spellings each). */
 function textsOf(spec: ParamSpec, value: string | number | boolean): string[] {

@@ -1,23 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDirs } from './helpers/temp-dirs.js';
+import { requireBuiltCli, runCli } from './helpers/cli.js';
 
-const CLI = 'dist/harness/cli.js';
 const DANCER = 'corpus/puzzles/webpbn/1.non';
 const DANCER_GOAL = '01100011010010101110101001010000110010100101111000';
 const goalRows = () => DANCER_GOAL.match(/.{5}/g)!.map((r) => r.replace(/1/g, '#').replace(/0/g, '.'));
 
-const run = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-};
+const run = runCli;
 
 const dir = tempDirs('solve')();
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
-});
+requireBuiltCli();
 
 describe('nonobench solve', () => {
   it('--json reports the status, the metrics and the goal as the solution', () => {

@@ -3,7 +3,7 @@ import { gridToRows } from '../grid.js';
 import type { Puzzle, PuzzleMeta } from '../model.js';
 import {
   buildPuzzles,
-  COLOUR_MESSAGE,
+  problemReporter,
   hasColourItems,
   newRawPuzzle,
   splitClueText,
@@ -74,12 +74,7 @@ const normaliseGoal = (s: string) => Array.from(s, goalChar).join('');
 
 function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle): RawPuzzle {
   raw.implicitSize = true;
-  const problem = (line: number, detail: string) => raw.problems.push(new PuzzleError(raw.file, line, detail));
-  let colourReported = false;
-  const colour = (line: number) => {
-    if (!colourReported) problem(line, COLOUR_MESSAGE);
-    colourReported = raw.fatal = true;
-  };
+  const { problem, colour } = problemReporter(raw);
   const seen = new Map<string, number>();
   for (const { key, keyLine, value } of obj.entries) {
     // JSON.parse would keep the last of two values silently; which one is meant is unknown.

@@ -3,7 +3,7 @@ import type { Clue, Puzzle, PuzzleMeta } from '../model.js';
 import { gridToRows } from '../grid.js';
 import {
   buildPuzzles,
-  COLOUR_MESSAGE,
+  problemReporter,
   hasColourItems,
   newRawPuzzle,
   splitClueText,
@@ -90,12 +90,7 @@ export function readNon(text: string, file: string): RawPuzzle[] {
 
 function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
   const seen = new Map<string, number>();
-  let colourReported = false;
-  const colour = (line: number) => {
-    // A colour puzzle makes every later message noise: report it once and stop there.
-    if (!colourReported) raw.problems.push(new PuzzleError(raw.file, line, COLOUR_MESSAGE));
-    colourReported = raw.fatal = true;
-  };
+  const { colour } = problemReporter(raw);
   /**
    * Whether line i ends a clue block: a known key does; an unknown key only once the block has its
    * expected number of lines (it then follows the block, and is ignored like any unknown key).

@@ -2,7 +2,7 @@ import { clip, PuzzleError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
   buildPuzzles,
-  COLOUR_MESSAGE,
+  problemReporter,
   newRawPuzzle,
   type LoadOptions,
   type RawBlock,
@@ -34,13 +34,7 @@ export function readWebpbnXml(text: string, file: string): RawPuzzle[] {
 
 function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
   raw.implicitSize = true;
-  const problem = (line: number, detail: string) => raw.problems.push(new PuzzleError(raw.file, line, detail));
-  let colourReported = false;
-  const colour = (line: number) => {
-    // A colour puzzle makes every later message noise: report it once and stop there.
-    if (!colourReported) problem(line, COLOUR_MESSAGE);
-    colourReported = raw.fatal = true;
-  };
+  const { problem, colour } = problemReporter(raw);
 
   const type = el.attrs.type;
   if (type !== undefined && type !== 'grid') {

@@ -1,0 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { beforeAll } from 'vitest';
+
+/** The built CLI: tests that run it need `npm run build` (or `npx tsc`) first. */
+export const CLI = 'dist/harness/cli.js';
+
+/** Fails the calling test file at once when the CLI has not been built. */
+export function requireBuiltCli(): void {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
+  });
+}
+
+/** Runs `nonobench ARGS…` and returns its exit code and output. */
+export function runCli(...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
