@@ -1,9 +1,10 @@
 /**
- * A problem with puzzle input, located at a file and (1-based) line; line 0 means "the file as a whole".
+ * A problem with an input file (a puzzle, a grid, a SAT model, a run CSV), located at the file and a
+ * (1-based) line; line 0 means "the file as a whole".
  * The message is always one line: line breaks and other control characters quoted from the input are escaped.
  */
-export class PuzzleError extends Error {
-  override readonly name = 'PuzzleError';
+export class InputError extends Error {
+  override readonly name = 'InputError';
   readonly detail: string;
   constructor(
     readonly file: string,
@@ -39,17 +40,17 @@ export function clip(text: string): string {
 }
 
 /** Collects several problems of one file, so a user sees them all at once. */
-export class PuzzleErrors extends Error {
-  override readonly name = 'PuzzleErrors';
-  constructor(readonly problems: PuzzleError[]) {
+export class InputErrors extends Error {
+  override readonly name = 'InputErrors';
+  constructor(readonly problems: InputError[]) {
     super(problems.map((p) => p.message).join('\n'));
   }
 }
 
-/** The problems carried by an error thrown while reading puzzles, or null if it is some other failure. */
-export function puzzleProblems(err: unknown): PuzzleError[] | null {
-  if (err instanceof PuzzleErrors) return err.problems;
-  if (err instanceof PuzzleError) return [err];
+/** The problems carried by an error thrown while reading input files, or null if it is some other failure. */
+export function inputProblems(err: unknown): InputError[] | null {
+  if (err instanceof InputErrors) return err.problems;
+  if (err instanceof InputError) return [err];
   return null;
 }
 
@@ -67,4 +68,4 @@ export function unreadableReason(err: unknown): string {
 }
 
 /** The one-line error for an input file that cannot be read. */
-export const cannotRead = (file: string, err: unknown) => new PuzzleError(file, 0, `cannot read the file (${unreadableReason(err)})`);
+export const cannotRead = (file: string, err: unknown) => new InputError(file, 0, `cannot read the file (${unreadableReason(err)})`);

@@ -1,6 +1,6 @@
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { cannotRead, clip, PuzzleError, PuzzleErrors, puzzleProblems, unreadableReason } from './errors.js';
+import { cannotRead, clip, InputError, InputErrors, inputProblems, unreadableReason } from './errors.js';
 import { detectFormat, readRawPuzzles, UNKNOWN_FORMAT_MESSAGE } from './formats/index.js';
 import { looksLikeTournament } from './formats/tournament.js';
 import { decodeText } from './formats/text.js';
@@ -69,7 +69,7 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * directory is read once, so symbolic-link cycles end; only regular files are taken (a pipe named `x.non`
  * would block reading forever). Unreadable subdirectories are added to `problems` when given, else skipped.
  */
-export function listPuzzleFiles(dir: string, problems?: PuzzleError[]): string[] {
+export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] {
   const found: string[] = [];
   const visited = new Set<string>();
   const walk = (d: string) => {
@@ -81,7 +81,7 @@ export function listPuzzleFiles(dir: string, problems?: PuzzleError[]): string[]
       // Sorted, so which of two links to one directory is walked does not depend on the file system.
       entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnits(a.name, b.name));
     } catch (err) {
-      problems?.push(new PuzzleError(displayPath(d), 0, `cannot read the directory (${unreadableReason(err)})`));
+      problems?.push(new InputError(displayPath(d), 0, `cannot read the directory (${unreadableReason(err)})`));
       return;
     }
     for (const entry of entries) {
@@ -112,14 +112,14 @@ function readText(path: string, shown: string): string {
   let bytes: Buffer;
   try {
     const stats = statSync(path);
-    if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new PuzzleError(shown, 0, 'cannot read the file (not a regular file or pipe)');
+    if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new InputError(shown, 0, 'cannot read the file (not a regular file or pipe)');
     bytes = readFileSync(path);
   } catch (err) {
-    if (err instanceof PuzzleError) throw err;
+    if (err instanceof InputError) throw err;
     throw cannotRead(shown, err);
   }
   const text = decodeText(bytes);
-  if (text === undefined) throw new PuzzleError(shown, 1, 'not a text file (binary data)');
+  if (text === undefined) throw new InputError(shown, 1, 'not a text file (binary data)');
   return text;
 }
 
@@ -133,7 +133,7 @@ export function companionSolutions(file: string): string | undefined {
 
 interface FileResult {
   puzzles: Puzzle[];
-  errors: PuzzleError[];
+  errors: InputError[];
 }
 
 /** Most problems reported for one file: a badly damaged file must not flood the output. */
@@ -157,21 +157,21 @@ function realPathOf(file: string): string {
 function loadFile(file: string, member: number | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const shown = displayPath(file);
   const real = realPathOf(file);
-  const errors: PuzzleError[] = [];
+  const errors: InputError[] = [];
   const puzzles: Puzzle[] = [];
   const collect = (err: unknown) => {
     // Anything else is a bug or an exhausted resource: still one line for this file, and the load goes on.
     const message = err instanceof Error ? err.message : String(err);
-    errors.push(...(puzzleProblems(err) ?? [new PuzzleError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]));
+    errors.push(...(inputProblems(err) ?? [new InputError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]));
   };
   try {
     const text = readText(file, shown);
     const format = detectFormat(shown, text);
-    if (!format) throw new PuzzleError(shown, 0, UNKNOWN_FORMAT_MESSAGE);
+    if (!format) throw new InputError(shown, 0, UNKNOWN_FORMAT_MESSAGE);
     let solutions: { text: string; file: string } | undefined;
     if (format === 'tournament') {
       if (SOLUTIONS_NAME.test(basename(file)) && options.solutions === undefined)
-        throw new PuzzleError(shown, 0, 'this is a solutions file: load its questions file, which attaches it');
+        throw new InputError(shown, 0, 'this is a solutions file: load its questions file, which attaches it');
       const solutionsFile = options.solutions ?? companionSolutions(file);
       if (solutionsFile !== undefined) {
         const solutionsShown = displayPath(solutionsFile);
@@ -179,13 +179,13 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
       }
     }
     const raws = readRawPuzzles(text, shown, solutions ? { format, solutions } : { format });
-    if (raws.length === 0) throw new PuzzleError(shown, 0, 'no puzzle found');
+    if (raws.length === 0) throw new InputError(shown, 0, 'no puzzle found');
     const many = raws.length > 1;
     if (member !== undefined && (member < 1 || member > raws.length)) {
       // A file none of whose puzzles reads is better described by what is wrong with it.
       const problems = problemsIfNoneBuilds(raws, options);
-      if (problems) throw new PuzzleErrors(problems);
-      throw new PuzzleError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+      if (problems) throw new InputErrors(problems);
+      throw new InputError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
     }
     raws.forEach((raw, k) => {
       if (member !== undefined && k !== member - 1) return;
@@ -205,20 +205,20 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
   }
   if (errors.length > MAX_FILE_PROBLEMS) {
     const more = errors.length - MAX_FILE_PROBLEMS;
-    errors.splice(MAX_FILE_PROBLEMS, more, new PuzzleError(shown, 0, `… and ${more} more problem${more === 1 ? '' : 's'}`));
+    errors.splice(MAX_FILE_PROBLEMS, more, new InputError(shown, 0, `… and ${more} more problem${more === 1 ? '' : 's'}`));
   }
   return { puzzles, errors };
 }
 
 /** The problems of a file's puzzles when none of them builds; undefined as soon as one does. */
-function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): PuzzleError[] | undefined {
-  const problems: PuzzleError[] = [];
+function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): InputError[] | undefined {
+  const problems: InputError[] = [];
   for (const raw of raws) {
     try {
       buildPuzzle(raw, options);
       return undefined;
     } catch (err) {
-      const found = puzzleProblems(err);
+      const found = inputProblems(err);
       if (!found) throw err;
       problems.push(...found);
     }
@@ -239,7 +239,7 @@ function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Se
   const result: FileResult = { puzzles: [], errors: [] };
   const files = listPuzzleFiles(file, result.errors);
   if (files.length === 0 && result.errors.length === 0)
-    return { puzzles: [], errors: [new PuzzleError(displayPath(file), 0, 'no puzzle files in this directory')] };
+    return { puzzles: [], errors: [new InputError(displayPath(file), 0, 'no puzzle files in this directory')] };
   for (const f of files) {
     const r = loadFile(f, undefined, options, loaded);
     result.puzzles.push(...r.puzzles);
@@ -248,13 +248,13 @@ function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Se
   return result;
 }
 
-const raise = (errors: PuzzleError[]): never => {
-  throw errors.length === 1 ? errors[0]! : new PuzzleErrors(errors);
+const raise = (errors: InputError[]): never => {
+  throw errors.length === 1 ? errors[0]! : new InputErrors(errors);
 };
 
 /**
  * Every puzzle of a path: a file in any supported format (detected), a bundle, `FILE#N` (1-based
- * member) or a directory (recursive, sorted by path). Throws PuzzleError / PuzzleErrors on any problem.
+ * member) or a directory (recursive, sorted by path). Throws InputError / InputErrors on any problem.
  */
 export function loadPuzzles(path: string, options: LoadOptions = {}): Puzzle[] {
   const { puzzles, errors } = loadPath(path, options);
@@ -267,7 +267,7 @@ export function loadPuzzle(path: string, options: LoadOptions = {}): Puzzle {
   const puzzles = loadPuzzles(path, options);
   if (puzzles.length !== 1) {
     const { file } = splitMemberPath(path);
-    throw new PuzzleError(displayPath(file), 0, `holds ${puzzles.length} puzzles; name one as FILE#N`);
+    throw new InputError(displayPath(file), 0, `holds ${puzzles.length} puzzles; name one as FILE#N`);
   }
   return puzzles[0]!;
 }
@@ -276,9 +276,9 @@ export function loadPuzzle(path: string, options: LoadOptions = {}): Puzzle {
  * The puzzles of several paths, in order, each puzzle once (see LoadedSet). Never throws for bad input:
  * each bad file's (or bad bundle member's) problems are collected in `errors` and loading goes on with the rest.
  */
-export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzles: Puzzle[]; errors: PuzzleError[] } {
+export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzles: Puzzle[]; errors: InputError[] } {
   const puzzles: Puzzle[] = [];
-  const errors: PuzzleError[] = [];
+  const errors: InputError[] = [];
   const loaded: LoadedSet = new Set();
   for (const path of paths) {
     const r = loadPath(path, options, loaded);

@@ -1,4 +1,4 @@
-import { clip, PuzzleError, PuzzleErrors } from './errors.js';
+import { clip, InputError, InputErrors } from './errors.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
 
@@ -68,7 +68,7 @@ export interface RawPuzzle {
   goal?: RawGoal;
   meta: PuzzleMeta;
   /** Problems the reader already found (syntax, colour); reported together with the checks below. */
-  problems: PuzzleError[];
+  problems: InputError[];
   /** Set by readers when their problems make every further check noise (a colour puzzle, an unreadable layout). */
   fatal?: boolean;
 }
@@ -88,7 +88,7 @@ export const COLOUR_MESSAGE = 'colour puzzles are not supported';
 export function problemReporter(raw: RawPuzzle): { problem: (line: number, detail: string) => void; colour: (line: number) => void } {
   let colourReported = false;
   const problem = (line: number, detail: string) => {
-    raw.problems.push(new PuzzleError(raw.file, line, detail));
+    raw.problems.push(new InputError(raw.file, line, detail));
   };
   const colour = (line: number) => {
     if (!colourReported) problem(line, COLOUR_MESSAGE);
@@ -113,10 +113,10 @@ export function splitClueText(text: string, line: number): RawClueLine {
 export const hasColourItems = (cl: RawClueLine) => cl.items.some((it) => /^\d+[a-zA-Z]$/.test(it.text));
 
 class Problems {
-  readonly list: PuzzleError[] = [];
+  readonly list: InputError[] = [];
   constructor(private readonly raw: RawPuzzle) {}
   at(line: number, detail: string, file = this.raw.file): void {
-    this.list.push(new PuzzleError(file, line, detail));
+    this.list.push(new InputError(file, line, detail));
   }
   /** A problem of the puzzle as a whole: at its first line, named when it is one of several. */
   whole(detail: string): void {
@@ -249,13 +249,13 @@ function parseGoal(p: Problems, goal: RawGoal, width: number, height: number): U
 }
 
 /**
- * Checks a raw puzzle and builds it. Reports every problem it can (several per file), as PuzzleErrors.
+ * Checks a raw puzzle and builds it. Reports every problem it can (several per file), as InputErrors.
  */
 export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
   const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
   const p = new Problems(raw);
   p.list.push(...raw.problems);
-  if (raw.fatal && p.list.length) throw new PuzzleErrors(p.list);
+  if (raw.fatal && p.list.length) throw new InputErrors(p.list);
 
   if (!raw.rows) p.whole('missing rows');
   if (!raw.columns) p.whole('missing columns');
@@ -285,7 +285,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
 
   const rows = raw.rows ? parseBlock(p, 'row', raw.rows) : undefined;
   const columns = raw.columns ? parseBlock(p, 'column', raw.columns) : undefined;
-  if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw new PuzzleErrors(p.list);
+  if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw new InputErrors(p.list);
 
   const fits = checkFits(p, 'row', rows, raw.rows!, width) && checkFits(p, 'column', columns, raw.columns!, height);
   if (fits) {
@@ -314,7 +314,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
       } else puzzle.goal = goal;
     }
   }
-  if (p.list.length) throw new PuzzleErrors(p.list);
+  if (p.list.length) throw new InputErrors(p.list);
   return puzzle;
 }
 
@@ -327,18 +327,18 @@ function checkExplicit(p: Problems, name: 'width' | 'height', v: RawValue, actua
   return true;
 }
 
-/** Builds each raw puzzle, collecting the problems of all of them into one PuzzleErrors. */
+/** Builds each raw puzzle, collecting the problems of all of them into one InputErrors. */
 export function buildPuzzles(raws: RawPuzzle[], options: LoadOptions = {}): Puzzle[] {
   const puzzles: Puzzle[] = [];
-  const problems: PuzzleError[] = [];
+  const problems: InputError[] = [];
   for (const raw of raws) {
     try {
       puzzles.push(buildPuzzle(raw, options));
     } catch (err) {
-      if (err instanceof PuzzleErrors) problems.push(...err.problems);
+      if (err instanceof InputErrors) problems.push(...err.problems);
       else throw err;
     }
   }
-  if (problems.length) throw new PuzzleErrors(problems);
+  if (problems.length) throw new InputErrors(problems);
   return puzzles;
 }

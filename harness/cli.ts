@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { puzzleProblems } from '../corpus/errors.js';
+import { inputProblems } from '../corpus/errors.js';
 import { ParamError } from '../solvers/api/params.js';
 import { thrownMessage, UsageError } from './io/thrown.js';
 import { VERSION } from './run/version.js';
@@ -37,7 +37,7 @@ for (const command of program.commands) command.showHelpAfterError(`(see nonoben
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  const problems = puzzleProblems(err);
+  const problems = inputProblems(err);
   if (problems) {
     for (const p of problems) process.stderr.write(`${p.message}\n`);
   } else {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PuzzleError, PuzzleErrors } from '../corpus/errors.js';
+import { InputError, InputErrors } from '../corpus/errors.js';
 import { gridToRows } from '../corpus/grid.js';
 import { EMPTY, FILLED } from '../corpus/model.js';
 import { parseGridFile } from '../harness/cli/commands/check.js';
@@ -17,8 +17,8 @@ const problemsOf = (f: () => unknown): string[] => {
   try {
     f();
   } catch (err) {
-    if (err instanceof PuzzleErrors) return err.problems.map((p) => p.message);
-    if (err instanceof PuzzleError) return [err.message];
+    if (err instanceof InputErrors) return err.problems.map((p) => p.message);
+    if (err instanceof InputError) return [err.message];
     throw err;
   }
   return [];

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PuzzleError } from '../corpus/errors.js';
+import { InputError } from '../corpus/errors.js';
 import { parseDimacs, writeDimacs } from '../solvers/sat/dimacs/dimacs.js';
 import { parseSolverOutput } from '../solvers/sat/dimacs/solver-output.js';
 
-/** The PuzzleError a parse throws (fails the test when it does not throw one). */
-function errorOf(parse: () => unknown): PuzzleError {
+/** The InputError a parse throws (fails the test when it does not throw one). */
+function errorOf(parse: () => unknown): InputError {
   try {
     parse();
   } catch (err) {
-    expect(err).toBeInstanceOf(PuzzleError);
-    return err as PuzzleError;
+    expect(err).toBeInstanceOf(InputError);
+    return err as InputError;
   }
-  throw new Error('expected a PuzzleError');
+  throw new Error('expected a InputError');
 }
 
 describe('DIMACS', () => {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { puzzleProblems } from '../corpus/errors.js';
+import { inputProblems } from '../corpus/errors.js';
 import {
   detectFormat,
   parseJsonPuzzles,
@@ -148,7 +148,7 @@ describe('.non', () => {
       parseNon(text, 't.non');
       expect.unreachable();
     } catch (err) {
-      expect(puzzleProblems(err)!.map((p) => p.message)).toEqual(['t.non:8: column 2: clue 1,9 needs 11 cells but the column has 2']);
+      expect(inputProblems(err)!.map((p) => p.message)).toEqual(['t.non:8: column 2: clue 1,9 needs 11 cells but the column has 2']);
     }
   });
 });
@@ -158,7 +158,7 @@ const xmlErrors = (text: string) => {
   try {
     readXml(text, 'e.xml');
   } catch (e) {
-    return puzzleProblems(e)!.map((p) => p.message);
+    return inputProblems(e)!.map((p) => p.message);
   }
   return [];
 };

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PuzzleError, PuzzleErrors } from '../corpus/errors.js';
+import { InputError, InputErrors } from '../corpus/errors.js';
 import { parseNon } from '../corpus/formats/non.js';
 import { parseJsonPuzzles } from '../corpus/formats/json.js';
 import { parseTournament } from '../corpus/formats/tournament.js';
@@ -32,8 +32,8 @@ describe('malformed fixtures through the library', () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toBeInstanceOf(PuzzleError);
-    const e = caught as PuzzleError;
+    expect(caught).toBeInstanceOf(InputError);
+    const e = caught as InputError;
     expect([e.file, e.line]).toEqual([`${BAD_DIR}/negative-clue.non`, 11]);
     expect(e.message).toBe(`${BAD_DIR}/negative-clue.non:11: column 2: clue -1 is negative`);
     let several: unknown;
@@ -42,7 +42,7 @@ describe('malformed fixtures through the library', () => {
     } catch (err) {
       several = err;
     }
-    expect(several).toBeInstanceOf(PuzzleErrors);
+    expect(several).toBeInstanceOf(InputErrors);
     for (const c of BAD_CASES)
       for (const [, , message] of c.problems) {
         expect(message).not.toContain('\n');

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { PuzzleError } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import { buildPuzzles, type LoadOptions, type RawPuzzle } from '../validate.js';
 import { readJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
@@ -55,7 +55,7 @@ export interface ReadOptions {
   solutions?: { text: string; file: string };
 }
 
-/** Reads a text into raw (unchecked) puzzles; throws PuzzleError for an unknown format or a syntax error. */
+/** Reads a text into raw (unchecked) puzzles; throws InputError for an unknown format or a syntax error. */
 export function readRawPuzzles(text: string, file: string, options: ReadOptions = {}): RawPuzzle[] {
   const format = options.format ?? detectFormat(file, text);
   switch (format) {
@@ -68,14 +68,14 @@ export function readRawPuzzles(text: string, file: string, options: ReadOptions 
     case 'tournament':
       return readTournament(text, file, options.solutions);
     default:
-      throw new PuzzleError(file, 0, UNKNOWN_FORMAT_MESSAGE);
+      throw new InputError(file, 0, UNKNOWN_FORMAT_MESSAGE);
   }
 }
 
-/** Parses a text in any supported format into checked puzzles (throws PuzzleError(s) naming file and line). */
+/** Parses a text in any supported format into checked puzzles (throws InputError(s) naming file and line). */
 export function parsePuzzles(text: string, file: string, options: ReadOptions & LoadOptions = {}): Puzzle[] {
   const raws = readRawPuzzles(text, file, options);
-  if (raws.length === 0) throw new PuzzleError(file, 0, 'no puzzle found');
+  if (raws.length === 0) throw new InputError(file, 0, 'no puzzle found');
   return buildPuzzles(raws, options);
 }
 

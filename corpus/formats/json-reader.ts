@@ -1,4 +1,4 @@
-import { PuzzleError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
 /**
@@ -22,7 +22,7 @@ export function readJson(source: string, file: string): JsonNode {
   let pos = 0;
   let line = 1;
   const fail = (detail: string): never => {
-    throw new PuzzleError(file, line, `invalid JSON: ${detail}`);
+    throw new InputError(file, line, `invalid JSON: ${detail}`);
   };
   const near = () => (pos < text.length ? `\`${text.slice(pos, pos + 12).split('\n')[0]}\`` : 'the end of the file');
   const skipSpace = () => {
@@ -77,7 +77,7 @@ export function readJson(source: string, file: string): JsonNode {
     const at = line;
     const ch = text[pos];
     // Recursion follows the nesting: a limit keeps a hostile file from overflowing the stack.
-    if ((ch === '{' || ch === '[') && depth >= MAX_NESTING) throw new PuzzleError(file, line, NESTING_MESSAGE);
+    if ((ch === '{' || ch === '[') && depth >= MAX_NESTING) throw new InputError(file, line, NESTING_MESSAGE);
     if (ch === '{') {
       pos++;
       const entries: { key: string; keyLine: number; value: JsonNode }[] = [];

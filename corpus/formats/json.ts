@@ -1,4 +1,4 @@
-import { PuzzleError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { gridToRows } from '../grid.js';
 import type { Puzzle, PuzzleMeta } from '../model.js';
 import {
@@ -38,12 +38,12 @@ const READ_KEYS = new Set(['rows', 'columns', 'width', 'height', 'goal', ...Obje
 export function readJsonPuzzles(text: string, file: string): RawPuzzle[] {
   const root = readJson(text, file);
   if (root.kind === 'object') return [readObject(root, newRawPuzzle(file, 0))];
-  if (root.kind !== 'array') throw new PuzzleError(file, root.line, 'expected a puzzle object or an array of puzzle objects');
-  if (root.items.length === 0) throw new PuzzleError(file, root.line, 'the array holds no puzzles');
+  if (root.kind !== 'array') throw new InputError(file, root.line, 'expected a puzzle object or an array of puzzle objects');
+  if (root.items.length === 0) throw new InputError(file, root.line, 'the array holds no puzzles');
   return root.items.map((item, k) => {
     const raw = newRawPuzzle(file, item.line, root.items.length > 1 ? `puzzle ${k + 1}` : undefined);
     if (item.kind === 'object') return readObject(item, raw);
-    raw.problems.push(new PuzzleError(file, item.line, `puzzle ${k + 1}: expected a puzzle object`));
+    raw.problems.push(new InputError(file, item.line, `puzzle ${k + 1}: expected a puzzle object`));
     raw.fatal = true;
     return raw;
   });
@@ -117,7 +117,7 @@ function readObject(obj: Extract<JsonNode, { kind: 'object' }>, raw: RawPuzzle):
   return raw;
 }
 
-/** Parses JSON puzzles into checked puzzles (throws PuzzleErrors naming file and line). */
+/** Parses JSON puzzles into checked puzzles (throws InputErrors naming file and line). */
 export function parseJsonPuzzles(text: string, file: string, options: LoadOptions = {}): Puzzle[] {
   return buildPuzzles(readJsonPuzzles(text, file), options);
 }

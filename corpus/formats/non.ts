@@ -1,4 +1,4 @@
-import { clip, PuzzleError } from '../errors.js';
+import { clip, InputError } from '../errors.js';
 import type { Clue, Puzzle, PuzzleMeta } from '../model.js';
 import { gridToRows } from '../grid.js';
 import {
@@ -108,7 +108,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     i++;
     if (text === '' || isComment(text)) continue;
     if (!key) {
-      raw.problems.push(new PuzzleError(raw.file, lineNo, `clue line outside rows/columns: "${clip(text)}"`));
+      raw.problems.push(new InputError(raw.file, lineNo, `clue line outside rows/columns: "${clip(text)}"`));
       continue;
     }
     const rest = key[2] ?? '';
@@ -117,7 +117,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     if (['width', 'height', 'rows', 'columns', 'goal'].includes(name)) {
       const before = seen.get(name);
       if (before !== undefined) {
-        raw.problems.push(new PuzzleError(raw.file, lineNo, `duplicate ${name} key (first on line ${before})`));
+        raw.problems.push(new InputError(raw.file, lineNo, `duplicate ${name} key (first on line ${before})`));
         // Skip a duplicate block's lines too, so they do not read as stray clues.
         if (name === 'rows' || name === 'columns') while (i < m.end && !endsBlock(i, 0, undefined)) i++;
         continue;
@@ -175,7 +175,7 @@ function blockLines(collected: RawClueLine[], expected: number | undefined, line
   return [...collected.slice(0, expected), ...collected.slice(expected).filter((cl) => !isBlank(cl))];
 }
 
-/** Parses a `.non` / `.nonpack` text into checked puzzles (throws PuzzleErrors naming file and line). */
+/** Parses a `.non` / `.nonpack` text into checked puzzles (throws InputErrors naming file and line). */
 export function parseNon(text: string, file: string, options: LoadOptions = {}): Puzzle[] {
   return buildPuzzles(readNon(text, file), options);
 }

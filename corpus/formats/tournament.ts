@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { clip, PuzzleError } from '../errors.js';
+import { clip, InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
   buildPuzzles,
@@ -43,9 +43,9 @@ function sections(text: string, file: string): Section[] {
       else sec.duplicateOf = before;
       found.push(sec);
     } else if (found.length) found[found.length - 1]!.lines.push({ text: raw, line: i + 1 });
-    else if (raw.trim() !== '') throw new PuzzleError(file, i + 1, 'expected a "$N" line to start a puzzle');
+    else if (raw.trim() !== '') throw new InputError(file, i + 1, 'expected a "$N" line to start a puzzle');
   });
-  if (found.length === 0) throw new PuzzleError(file, 0, 'no puzzle found (no "$N" line)');
+  if (found.length === 0) throw new InputError(file, 0, 'no puzzle found (no "$N" line)');
   return found;
 }
 
@@ -75,7 +75,7 @@ export function readTournament(text: string, file: string, solutions?: { text: s
     const lines = sec.lines.slice(0, kept);
     if (lines.length === 0 || lines.length % 2 === 1) {
       raw.problems.push(
-        new PuzzleError(file, sec.line, `$${clip(sec.label)}: ${lines.length} clue lines; expected N column clues then N row clues`),
+        new InputError(file, sec.line, `$${clip(sec.label)}: ${lines.length} clue lines; expected N column clues then N row clues`),
       );
       raw.fatal = true;
       return raw;
@@ -90,19 +90,19 @@ export function readTournament(text: string, file: string, solutions?: { text: s
 }
 
 const duplicate = (file: string, sec: Section) =>
-  new PuzzleError(file, sec.line, `duplicate $${clip(sec.label)} (first on line ${sec.duplicateOf})`);
+  new InputError(file, sec.line, `duplicate $${clip(sec.label)} (first on line ${sec.duplicateOf})`);
 
 interface Solutions {
   goals: Map<string, RawGoal>;
   /** Problems of the solutions file (repeated labels), by the label of the puzzle to report them with. */
-  problems: Map<string, PuzzleError[]>;
+  problems: Map<string, InputError[]>;
 }
 const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
 
 /** Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values; the first of a repeated label counts. */
 function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
-  const problems = new Map<string, PuzzleError[]>();
+  const problems = new Map<string, InputError[]>();
   for (const sec of sections(text, file)) {
     if (sec.duplicateOf !== undefined) {
       problems.set(sec.label, [...(problems.get(sec.label) ?? []), duplicate(file, sec)]);
@@ -120,7 +120,7 @@ function readSolutions(text: string, file: string): Solutions {
   return { goals, problems };
 }
 
-/** Parses a tournament-format text into checked puzzles (throws PuzzleErrors naming file and line). */
+/** Parses a tournament-format text into checked puzzles (throws InputErrors naming file and line). */
 export function parseTournament(
   text: string,
   file: string,

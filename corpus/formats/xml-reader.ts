@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { clip, PuzzleError } from '../errors.js';
+import { clip, InputError } from '../errors.js';
 import { NAMED_ENTITIES } from './entities.js';
 import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
@@ -49,7 +49,7 @@ export function readXml(source: string, file: string): XmlElement {
     const message = err.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
     const open = top();
     const fail = (detail: string, line = parser.line) => {
-      throw new PuzzleError(file, line, `invalid XML: ${detail}`);
+      throw new InputError(file, line, `invalid XML: ${detail}`);
     };
     // saxes's messages, made to name what they are about.
     // On a mismatched closing tag saxes has just closed the element it failed to match.
@@ -64,7 +64,7 @@ export function readXml(source: string, file: string): XmlElement {
   parser.on('opentagstart', () => {
     tagLine = parser.line;
     // textOf and the puzzle readers recurse into elements: a limit keeps a hostile file from overflowing the stack.
-    if (stack.length > MAX_NESTING) throw new PuzzleError(file, tagLine, NESTING_MESSAGE);
+    if (stack.length > MAX_NESTING) throw new InputError(file, tagLine, NESTING_MESSAGE);
   });
   parser.on('opentag', (tag) => {
     const el: XmlElement = { kind: 'element', name: tag.name, attrs: { ...(tag.attributes as Record<string, string>) }, children: [], line: tagLine };
@@ -79,7 +79,7 @@ export function readXml(source: string, file: string): XmlElement {
   parser.on('cdata', addText);
   parser.write(text).close();
   const roots = documentNode.children.filter((c): c is XmlElement => c.kind === 'element');
-  if (roots.length !== 1) throw new PuzzleError(file, parser.line, `invalid XML: ${roots.length ? 'more than one root element' : 'no root element'}`);
+  if (roots.length !== 1) throw new InputError(file, parser.line, `invalid XML: ${roots.length ? 'more than one root element' : 'no root element'}`);
   return roots[0]!;
 }
 

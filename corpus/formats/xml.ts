@@ -1,4 +1,4 @@
-import { clip, PuzzleError } from '../errors.js';
+import { clip, InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
   buildPuzzles,
@@ -25,8 +25,8 @@ export function readWebpbnXml(text: string, file: string): RawPuzzle[] {
   const root = readXml(text, file);
   const puzzles = root.name === 'puzzle' ? [root] : childElements(root, 'puzzle');
   if (root.name !== 'puzzle' && root.name !== 'puzzleset')
-    throw new PuzzleError(file, root.line, `not a webpbn puzzle file: the root element is <${clip(root.name)}>`);
-  if (puzzles.length === 0) throw new PuzzleError(file, root.line, 'no <puzzle> element');
+    throw new InputError(file, root.line, `not a webpbn puzzle file: the root element is <${clip(root.name)}>`);
+  if (puzzles.length === 0) throw new InputError(file, root.line, 'no <puzzle> element');
   return puzzles.map((el, k) =>
     readPuzzle(el, puzzles.length > 1 ? newRawPuzzle(file, el.line, `puzzle ${k + 1}`) : newRawPuzzle(file, 0)),
   );
@@ -135,7 +135,7 @@ function readImage(image: XmlElement, blackChar: string, whiteChar: string): Raw
   return { line: image.line, rows, label: 'goal' };
 }
 
-/** Parses webpbn XML into checked puzzles (throws PuzzleErrors naming file and line). */
+/** Parses webpbn XML into checked puzzles (throws InputErrors naming file and line). */
 export function parseWebpbnXml(text: string, file: string, options: LoadOptions = {}): Puzzle[] {
   return buildPuzzles(readWebpbnXml(text, file), options);
 }

@@ -1,4 +1,4 @@
-import type { PuzzleError } from '../../corpus/errors.js';
+import type { InputError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
@@ -37,7 +37,7 @@ export interface ClassifiedPuzzle {
 export interface ClassifyRunResult {
   /** One per puzzle, in corpus order. */
   results: ClassifiedPuzzle[];
-  loadErrors: PuzzleError[];
+  loadErrors: InputError[];
   /** Puzzles whose thread failed with an error or ran out of memory (a time limit is not a failure). */
   failures: number;
 }

@@ -1,4 +1,4 @@
-import { PuzzleError } from '../../corpus/errors.js';
+import { InputError } from '../../corpus/errors.js';
 import { readCsvInput, requireColumns } from '../results/csv.js';
 import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { estimateRatio, geometricMean, type RatioEstimate } from './stats.js';
@@ -52,10 +52,10 @@ export interface RunCsv {
  */
 export function loadRunCsv(file: string, needed: readonly RunColumn[] = NEEDED_COLUMNS): RunCsv {
   const { columns, records, lines } = readCsvInput(file);
-  if (columns.length === 0) throw new PuzzleError(file, 0, 'not a run CSV (empty file)');
+  if (columns.length === 0) throw new InputError(file, 0, 'not a run CSV (empty file)');
   requireColumns(file, columns, needed);
   records.forEach((r, i) => {
-    const fail = (message: string) => new PuzzleError(file, lines[i]!, message);
+    const fail = (message: string) => new InputError(file, lines[i]!, message);
     if (!ROW_STATUSES.includes(r.status as RowStatus)) throw fail(`unknown status "${r.status}"`);
     for (const c of TIME_COLUMNS) if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid time`);
     for (const c of COUNTERS) if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid count`);

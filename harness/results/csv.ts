@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, tr
 import { dirname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { PuzzleError } from '../../corpus/errors.js';
+import { InputError } from '../../corpus/errors.js';
 import { readInput } from '../io/read-input.js';
 
 /** A row as read back from a file: every value a string. */
@@ -84,14 +84,14 @@ export function readCsvInput(path: string, context = ''): ParsedCsv {
     return parseCsv(text);
   } catch (err) {
     const e = err as { lines?: number; message?: string };
-    throw new PuzzleError(path, e.lines ?? 0, `${context}not a CSV (${String(e.message).split('\n')[0]})`);
+    throw new InputError(path, e.lines ?? 0, `${context}not a CSV (${String(e.message).split('\n')[0]})`);
   }
 }
 
 /** Throws `FILE:1: not a run CSV (no … columns)` unless `columns` holds every `needed` one. */
 export function requireColumns(path: string, columns: readonly string[], needed: readonly string[]): void {
   const missing = needed.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new PuzzleError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
+  if (missing.length > 0) throw new InputError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
 }
 
 /** How many lines a torn quoted record may span before the file is judged broken, not torn. */

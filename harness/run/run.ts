@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { PuzzleError } from '../../corpus/errors.js';
+import { InputError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
@@ -91,7 +91,7 @@ function recordedTasks(path: string): Set<string> {
   if (!existsSync(path) || statSync(path).size === 0) return new Set();
   const parsed = readCsvInput(path, 'cannot resume: ');
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
-    throw new PuzzleError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
+    throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
   return new Set((parsed.records as RunRecord[]).map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
 }
 

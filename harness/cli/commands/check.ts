@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PuzzleError, PuzzleErrors } from '../../../corpus/errors.js';
+import { InputError, InputErrors } from '../../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
 import { withoutBom } from '../../../corpus/formats/text.js';
 import { loadPuzzle } from '../../../corpus/load.js';
@@ -29,12 +29,12 @@ function separatedTokens(line: string, width: number): string[] | null {
  * `.`/`0`/`-`/space empty, `?` unknown) or tab/space-separated single-character values (the
  * tournament solutions format). Blank lines (but not a row of exactly `width` spaces) and lines
  * starting with `//`, `;` or `$` are skipped.
- * Throws PuzzleError(s) naming the file and line for a wrong width, an unknown character or a
+ * Throws InputError(s) naming the file and line for a wrong width, an unknown character or a
  * wrong number of rows.
  */
 export function parseGridFile(text: string, file: string, width: number, height: number): Grid {
   const grid = new Uint8Array(width * height);
-  const problems: PuzzleError[] = [];
+  const problems: InputError[] = [];
   const body = withoutBom(text); // some editors write one; it is no cell
   const lines = body.split('\n');
   let rows = 0;
@@ -46,7 +46,7 @@ export function parseGridFile(text: string, file: string, width: number, height:
     if (!emptyRow && isSkipped(line.trim())) return;
     const y = rows++;
     if (y >= height) {
-      if (y === height) problems.push(new PuzzleError(file, lineNo, `more rows than the puzzle's ${height}`));
+      if (y === height) problems.push(new InputError(file, lineNo, `more rows than the puzzle's ${height}`));
       return;
     }
     let cells = separatedTokens(line, width);
@@ -56,14 +56,14 @@ export function parseGridFile(text: string, file: string, width: number, height:
       cells = chars.length > width && chars.slice(width).join('').trim() === '' ? chars.slice(0, width) : chars;
     }
     if (cells.length !== width) {
-      problems.push(new PuzzleError(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`));
+      problems.push(new InputError(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`));
       return;
     }
     for (let x = 0; x < width; x++) {
       const token = cells[x]!;
       const v = token.length === 1 ? cellOfChar(token) : undefined;
       if (v === undefined) {
-        problems.push(new PuzzleError(file, lineNo, `unknown cell "${token}" in row ${y + 1}, column ${x + 1}`));
+        problems.push(new InputError(file, lineNo, `unknown cell "${token}" in row ${y + 1}, column ${x + 1}`));
         return;
       }
       grid[y * width + x] = v;
@@ -71,9 +71,9 @@ export function parseGridFile(text: string, file: string, width: number, height:
   });
   // Too few rows is found at the end of the file: its last line (0 for an empty file, the file as a whole).
   const lastLine = body === '' ? 0 : body.endsWith('\n') ? lines.length - 1 : lines.length;
-  if (rows < height) problems.push(new PuzzleError(file, lastLine, `grid has ${rows} rows, expected ${height}`));
+  if (rows < height) problems.push(new InputError(file, lastLine, `grid has ${rows} rows, expected ${height}`));
   if (problems.length === 1) throw problems[0]!;
-  if (problems.length > 1) throw new PuzzleErrors(problems);
+  if (problems.length > 1) throw new InputErrors(problems);
   return grid;
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PuzzleError } from '../../../corpus/errors.js';
+import { InputError } from '../../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Puzzle } from '../../../corpus/model.js';
@@ -46,8 +46,8 @@ function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingNam
     answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
   } catch (error) {
     // The automaton encoding has more variables than blocks: its models overrun a blocks decode.
-    if (encoding === 'blocks' && error instanceof PuzzleError && / names a variable above /.test(error.detail))
-      throw new PuzzleError(error.file, error.line, `${error.detail} (decoding as encoding blocks: was the CNF written with --encoding automaton?)`);
+    if (encoding === 'blocks' && error instanceof InputError && / names a variable above /.test(error.detail))
+      throw new InputError(error.file, error.line, `${error.detail} (decoding as encoding blocks: was the CNF written with --encoding automaton?)`);
     throw error;
   }
   if (answer.status !== 'sat') {
@@ -61,7 +61,7 @@ function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingNam
     if (answer.values[v] === 0) {
       const r = Math.floor((v - 1) / puzzle.width);
       const c = (v - 1) % puzzle.width;
-      throw new PuzzleError(modelPath, 0, `the model gives no value to variable ${v} (cell row ${r + 1}, column ${c + 1})`);
+      throw new InputError(modelPath, 0, `the model gives no value to variable ${v} (cell row ${r + 1}, column ${c + 1})`);
     }
   }
   const grid = decodeGrid(puzzle, (v) => answer.values[v] === 1);

@@ -1,4 +1,4 @@
-import { PuzzleError } from '../../../corpus/errors.js';
+import { InputError } from '../../../corpus/errors.js';
 
 /** A formula in conjunctive normal form: clauses of DIMACS literals (v or -v, v in 1..numVars). */
 export interface Cnf {
@@ -13,12 +13,12 @@ const INTEGER = /^[+-]?\d+$/;
 /**
  * Reads DIMACS CNF: `c` comment lines, one `p cnf V C` header, then clauses as integers that may
  * span lines, each ended by `0`. A `%` line (SATLIB's end marker) ends the input. Malformed input
- * throws a PuzzleError naming the file and the 1-based line.
+ * throws a InputError naming the file and the 1-based line.
  */
 export function parseDimacs(text: string, file = '<input>'): Cnf {
   const lines = text.split(/\r?\n/);
   const fail = (line: number, detail: string): never => {
-    throw new PuzzleError(file, line, detail);
+    throw new InputError(file, line, detail);
   };
   let numVars = -1;
   let declared = 0;

@@ -1,4 +1,4 @@
-import { PuzzleError } from '../../../corpus/errors.js';
+import { InputError } from '../../../corpus/errors.js';
 
 /** What an external SAT solver reported. */
 export interface SolverAnswer {
@@ -22,12 +22,12 @@ const STATUS: Record<string, SolverAnswer['status']> = {
  * - the competition output: `c` comments, `s SATISFIABLE`, then `v` lines of literals ending with 0;
  * - MiniSat's result file: `SAT` on the first line, then the literals ending with 0.
  * Literals above `numVars` are rejected, as are contradictory ones; malformed input throws a
- * PuzzleError with the 1-based line.
+ * InputError with the 1-based line.
  */
 export function parseSolverOutput(text: string, numVars: number, file = '<model>'): SolverAnswer {
   const lines = text.split(/\r?\n/);
   const fail = (line: number, detail: string): never => {
-    throw new PuzzleError(file, line, detail);
+    throw new InputError(file, line, detail);
   };
   let status: SolverAnswer['status'] | null = null;
   let statusLine = 0;
