@@ -1,6 +1,5 @@
 import { readCsvInput, requireColumns, writeCsv, type ParsedCsv } from './csv.js';
-import type { RunColumn, RunRecord } from './row.js';
-import { taskKey } from '../run/tasks.js';
+import { taskKey, type RunColumn, type RunRecord } from './row.js';
 
 export interface MergeResult {
   rows: number;

@@ -4,12 +4,21 @@
  */
 import type { Puzzle } from '../../corpus/model.js';
 import { SOLVE_STATUSES, type SolveStatus } from '../../solvers/api/types.js';
-import type { RunEnvironment } from '../run/environment.js';
 
 /** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
 export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
 
 export const ROW_STATUSES: readonly RowStatus[] = [...SOLVE_STATUSES, 'wrong', 'memory', 'error'];
+
+/** What identifies a run and the machine and code it ran on; repeated on every row. */
+export interface RunEnvironment {
+  run_id: string;
+  started_at: string;
+  nonobench_version: string;
+  git_commit: string;
+  node_version: string;
+  cpu_model: string;
+}
 
 /** One task's row; '' where a value is unknown (a solve that never returned has no counters). */
 export interface RunRow extends RunEnvironment {
@@ -134,3 +143,8 @@ export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs:
 
 /** The row's values in column order, as the CSV writer takes them. */
 export const rowValues = (row: RunRow): (string | number)[] => RUN_COLUMNS.map((c) => row[c]);
+
+/** The identity of a task across runs, used by --resume and merge: puzzle, path, strategy, repetition. */
+export function taskKey(puzzleId: string, puzzlePath: string, strategy: string, rep: number | string): string {
+  return `${puzzleId}\u0000${puzzlePath}\u0000${strategy}\u0000${rep}`;
+}

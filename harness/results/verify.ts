@@ -2,7 +2,7 @@ import { countKnown, describeViolation, verifyGrid } from '../../corpus/grid.js'
 import { EMPTY, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
 import { SOLVE_STATUSES, type SolveResult } from '../../solvers/api/types.js';
 import type { Judged } from './row.js';
-import type { TaskOutcome } from '../run/pool.js';
+import type { TaskOutcome } from './outcome.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
 
 const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) => v === b[i]);

@@ -3,17 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
+import type { RunEnvironment } from '../results/row.js';
 import { VERSION } from './version.js';
 
-/** What identifies a run and the machine and code it ran on; repeated on every CSV row. */
-export interface RunEnvironment {
-  run_id: string;
-  started_at: string;
-  nonobench_version: string;
-  git_commit: string;
-  node_version: string;
-  cpu_model: string;
-}
 
 /**
  * The commit of the nonobench checkout (with `-dirty` when it has uncommitted changes), or '' when

@@ -4,15 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { thrownMessage } from '../io/thrown.js';
-import type { WorkerReply, WorkerTask } from './worker.js';
+import type { TaskOutcome, WorkerReply } from '../results/outcome.js';
+import type { WorkerTask } from './worker.js';
 
 /** How one task ended, seen from the parent. */
-export type TaskOutcome =
-  | { kind: 'done'; reply: WorkerReply }
-  /** Stopped for real: the strategy did not return by the hard limit, so its thread was terminated. */
-  | { kind: 'killed'; elapsedMs: number }
-  | { kind: 'memory'; message: string }
-  | { kind: 'error'; message: string };
+export type { TaskOutcome };
 
 export interface PoolOptions {
   workers: number;

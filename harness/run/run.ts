@@ -8,13 +8,14 @@ import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy } from '../../solvers/strategies/registry.js';
 import { CsvAppender, readCsvInput } from '../results/csv.js';
-import { buildRow, RUN_COLUMNS, rowValues, type RunFields, type RunRecord } from '../results/row.js';
+import { buildRow, RUN_COLUMNS, rowValues, taskKey, type RunFields, type RunRecord } from '../results/row.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
-import { SolverPool, type TaskOutcome } from './pool.js';
+import { SolverPool } from './pool.js';
+import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
-import { buildTasks, inRounds, shardTasks, taskKey, type Shard, type StrategyRef, type Task } from './tasks.js';
+import { buildTasks, inRounds, shardTasks, type Shard, type StrategyRef, type Task } from './tasks.js';
 
 export interface RunOptions {
   /** Puzzle paths (files, bundles, FILE#N, directories); the bundled corpus when empty. */

@@ -61,8 +61,3 @@ export function parseShard(text: string): Shard {
 export function shardTasks(tasks: Task[], shard: Shard, tasksPerPuzzle: number): Task[] {
   return tasks.filter((t) => Math.floor(t.index / tasksPerPuzzle) % shard.n === shard.k - 1);
 }
-
-/** The identity of a task across runs, used by --resume and merge: puzzle, path, strategy, repetition. */
-export function taskKey(puzzleId: string, puzzlePath: string, strategy: string, rep: number | string): string {
-  return `${puzzleId}\u0000${puzzlePath}\u0000${strategy}\u0000${rep}`;
-}

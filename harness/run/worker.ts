@@ -3,6 +3,7 @@ import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
 import { thrownMessage } from '../io/thrown.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
+import type { WorkerReply } from '../results/outcome.js';
 
 /** What the parent sends a worker thread for one task. */
 export interface WorkerTask {
@@ -15,13 +16,6 @@ export interface WorkerTask {
   params?: Record<string, number | boolean | string>;
 }
 
-export interface WorkerReply {
-  result: SolveResult;
-  /** Solver time of the measured solve, monotonic clock, in milliseconds. */
-  timeMs: number;
-  /** This thread's latest calibration time (see measureCalibration). */
-  calibMs: number;
-}
 
 /** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
 const CALIBRATE_EVERY_MS = 1000;

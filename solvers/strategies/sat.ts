@@ -27,12 +27,11 @@ const LOAD_POLL_MASK = (1 << 14) - 1;
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
  * `propagate`, default true), then, with param `probe` (default false), single-cell contradiction
- * probing: it saves work on random puzzles but costs time on the tournament set (see the
- * README). The puzzle is then encoded with the settled cells as unit clauses
- * (param `encoding`: `blocks`, the default, or `automaton`; see sat/encode.ts) and solved. Param
- * `cellDecisions` lets the engine branch on cell variables only; its default follows the
- * encoding (off for `blocks`, on for `automaton`), the faster choice for each on the random and
- * tournament puzzles (see the README). Each solution is verified, then excluded by a blocking
+ * probing (off by default: see the README). The puzzle is then encoded with the settled cells as
+ * unit clauses (param `encoding`: `blocks`, the default, or `automaton`; see encodings/encode.ts)
+ * and solved. Param `cellDecisions` lets the engine branch on cell variables only; its default
+ * follows the encoding (off for `blocks`, on for `automaton`: README, "The SAT encoding"). Each
+ * solution is verified, then excluded by a blocking
  * clause over the undecided cells, and the engine is asked again, until `maxSolutions` are found
  * or none is left.
  *

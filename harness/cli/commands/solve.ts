@@ -9,7 +9,7 @@ import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
 import { checkAnswer, malformed } from '../../results/verify.js';
 import { hardLimitMs, SolverPool } from '../../run/pool.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
-import type { WorkerReply } from '../../run/worker.js';
+import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { thrownMessage } from '../../io/thrown.js';
 import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';

@@ -1,4 +1,4 @@
-import { grownInt32 } from '../engine/grow.js';
+import { grownInt32 } from '../../common/grow.js';
 
 // Where the line encoders write their clauses: one flat growing buffer, with constant literals
 // simplified away as clauses are emitted.

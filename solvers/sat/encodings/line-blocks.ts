@@ -24,9 +24,8 @@ import { lineNodes } from './line-automaton.js';
  * still cover it, and gaps carry bounds from block to block. It decides at least what the
  * leftmost/rightmost overlap rules decide, but less than an exact line solver (the automaton
  * encoding's arc consistency). What it gains is vocabulary:
- * clauses learnt over "block b starts at p or later" are short (on a hard random 30×30 puzzle a
- * median of 10 literals against 29 over automaton states), so each conflict costs far less
- * propagation, and the hardest searches are shorter too (README, "The SAT encoding").
+ * clauses learnt over "block b starts at p or later" are much shorter than over automaton states,
+ * so each conflict costs far less propagation (README, "The SAT encoding").
  */
 export function encodeLineBlocks(line: Clue, cells: ArrayLike<number>, known: ArrayLike<number>, sink: ClauseSink): void {
   const n = cells.length;

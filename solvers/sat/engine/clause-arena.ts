@@ -1,4 +1,4 @@
-import { grownInt32 } from './grow.js';
+import { grownInt32 } from '../../common/grow.js';
 
 /**
  * Clause storage: every clause lives in one Int32Array as a header followed by its literals.

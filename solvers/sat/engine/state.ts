@@ -1,5 +1,5 @@
 import { ClauseArena, HEADER } from './clause-arena.js';
-import { grownInt32 } from './grow.js';
+import { grownInt32 } from '../../common/grow.js';
 import { binaryWatcher, FALSE, NO_REASON, sign, TRUE, UNDEF, varOf } from './literals.js';
 import { Phases } from './phases.js';
 import { VarHeap } from './var-heap.js';

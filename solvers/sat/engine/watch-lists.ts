@@ -1,4 +1,4 @@
-import { grownInt32 } from './grow.js';
+import { grownInt32 } from '../../common/grow.js';
 
 /**
  * Watch lists of every literal in one Int32Array, so that building and solving a large CNF
