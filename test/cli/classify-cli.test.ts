@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readCsv } from '../../harness/results/csv.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const CLI = 'dist/harness/cli.js';
+const DANCER = 'corpus/puzzles/webpbn/1.non';
+const GCHQ = 'corpus/puzzles/seeds/gchq-2015.non';
+const NO_SOLUTION = 'test/fixtures/classify/no-solution.non';
+const BAD = 'test/fixtures/classify/bad-totals.non';
+/** A tournament puzzle whose search takes many seconds: certainly not finished within a fraction of one. */
+const HARD = 'corpus/puzzles/tournament/taai2011-questions.txt#395';
+
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, 'classify', '-q', ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+const dir = tempDirs('classify')();
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
+});
+
+/** Checks that every tag of an XML text is closed in order (enough to catch truncated or mangled SVG). */
+function wellFormed(xml: string): boolean {
+  const stack: string[] = [];
+  for (const m of xml.matchAll(/<(\/?)([A-Za-z][\w:-]*)[^<>]*?(\/?)>/g)) {
+    const [, closing, name, selfClosing] = m;
+    if (selfClosing) continue;
+    if (closing) {
+      if (stack.pop() !== name) return false;
+    } else stack.push(name!);
+  }
+  return stack.length === 0 && xml.trimStart().startsWith('<svg') && !/<(?![/A-Za-z])/.test(xml);
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('nonobench classify', () => {
+  it('writes a CSV with the documented columns and one row per puzzle, and counts per class', () => {
+    const csv = join(dir, 'all.csv');
+    const { code, out } = run(DANCER, GCHQ, NO_SOLUTION, '--out', csv, '--workers', '2');
+    expect(code).toBe(0);
+    const { columns, records } = readCsv(csv);
+    for (const c of [
+      'puzzle_id',
+      'puzzle_path',
+      'width',
+      'height',
+      'class',
+      'line_resolved_pct',
+      'dead_ends',
+      'max_depth',
+      'solutions_found',
+      'overlap_resolved_pct',
+      'probe_resolved_pct',
+      'differing_cells',
+      'time_ms',
+    ])
+      expect(columns).toContain(c);
+    const byPath = Object.fromEntries(records.map((r) => [r.puzzle_path, r]));
+    expect(byPath[DANCER]).toMatchObject({ class: 'overlap-solvable', line_resolved_pct: '100', solutions_found: '1', dead_ends: '0' });
+    expect(byPath[GCHQ]).toMatchObject({ class: 'multiple-solutions', solutions_found: '2', width: '25', height: '25' });
+    expect(Number(byPath[GCHQ]!.differing_cells)).toBeGreaterThan(0);
+    expect(Number(byPath[GCHQ]!.line_resolved_pct)).toBeLessThan(100);
+    expect(byPath[NO_SOLUTION]).toMatchObject({ class: 'no-solution', solutions_found: '0' });
+    expect(out).toMatch(/^overlap-solvable\s+1\s/m);
+    expect(out).toMatch(/^multiple-solutions\s+1\s/m);
+    expect(out).toMatch(/^no-solution\s+1\s/m);
+    expect(out).toMatch(/^total\s+3\s/m);
+  });
+
+  it('--only lists just that class, in the CSV too, and shows where the two solutions differ', () => {
+    const csv = join(dir, 'only.csv');
+    const { code, out } = run(DANCER, GCHQ, NO_SOLUTION, '--only', 'multiple-solutions', '--out', csv, '--workers', '1');
+    expect(code).toBe(0);
+    const { records } = readCsv(csv);
+    expect(records.map((r) => r.puzzle_path)).toEqual([GCHQ]);
+    const listing = out.slice(out.indexOf('multiple-solutions puzzles'));
+    expect(listing).toContain(GCHQ);
+    expect(listing).not.toContain(DANCER);
+    expect(listing).not.toContain(NO_SOLUTION);
+    // One listed puzzle: its pictures are printed, with the differing cells as (row, column) pairs.
+    const cells = /differing cells \(row, column\): (.*)/.exec(out)![1]!;
+    const pairs = [...cells.matchAll(/\((\d+), (\d+)\)/g)];
+    expect(pairs.length).toBe(Number(records[0]!.differing_cells));
+    for (const [, row, column] of pairs) {
+      expect(Number(row)).toBeGreaterThanOrEqual(1);
+      expect(Number(column)).toBeLessThanOrEqual(25);
+    }
+  });
+
+  it('--svg draws the stalled grid with the unknown cells marked, and the first solution with the differing cells marked', () => {
+    const csv = join(dir, 'svg.csv');
+    const svgDir = join(dir, 'svg');
+    const { code } = run(DANCER, GCHQ, NO_SOLUTION, '--out', csv, '--svg', svgDir, '--workers', '0');
+    expect(code).toBe(0);
+    const byPath = Object.fromEntries(readCsv(csv).records.map((r) => [r.puzzle_path, r]));
+    // Dancer is finished by line logic: nothing to draw.
+    expect(readdirSync(svgDir).sort()).toEqual(['classify-no-solution-stalled.svg', 'seeds-gchq-2015-solutions.svg', 'seeds-gchq-2015-stalled.svg']);
+    for (const f of readdirSync(svgDir)) expect(wellFormed(readFileSync(join(svgDir, f), 'utf8'))).toBe(true);
+
+    const stalled = readFileSync(join(svgDir, 'seeds-gchq-2015-stalled.svg'), 'utf8');
+    const unknown = Math.round(625 * (1 - Number(byPath[GCHQ]!.line_resolved_pct) / 100));
+    expect(count(stalled, 'class="unknown"')).toBe(unknown);
+    expect(count(stalled, 'class="mark"')).toBe(unknown);
+    const solution = readFileSync(join(svgDir, 'seeds-gchq-2015-solutions.svg'), 'utf8');
+    expect(count(solution, 'class="unknown"')).toBe(0);
+    expect(count(solution, 'class="mark"')).toBe(Number(byPath[GCHQ]!.differing_cells));
+    const impossible = readFileSync(join(svgDir, 'classify-no-solution-stalled.svg'), 'utf8');
+    expect(count(impossible, 'class="mark"')).toBe(count(impossible, 'class="unknown"'));
+    expect(count(impossible, 'class="mark"')).toBeGreaterThan(0);
+  });
+
+  it('reports a bad file on stderr as FILE:LINE: message, classifies the others and exits 2', () => {
+    const csv = join(dir, 'bad.csv');
+    const { code, err } = run(BAD, DANCER, '--out', csv, '--workers', '1');
+    expect(code).toBe(2);
+    const lines = err.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${BAD.replace(/[.]/g, '\\.')}:\\d+: .+`));
+    expect(readCsv(csv).records.map((r) => [r.puzzle_path, r.class])).toEqual([[DANCER, 'overlap-solvable']]);
+  });
+
+  it('puts a puzzle that is not finished within the time limit in the unknown class', () => {
+    const csv = join(dir, 'timeout.csv');
+    const { code } = run(HARD, '--timeout', '0.3', '--out', csv, '--workers', '1');
+    expect(code).toBe(0);
+    const [row] = readCsv(csv).records;
+    expect(row).toMatchObject({ class: 'unknown', timeout_s: '0.3' });
+  });
+
+  it('rejects an unknown class name', () => {
+    const { code, err } = run(DANCER, '--only', 'easy', '--out', join(dir, 'x.csv'));
+    expect(code).toBe(2);
+    expect(err).toContain('unknown class "easy"');
+  });
+});

@@ -1,0 +1,137 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gridToRows } from '../../corpus/grid.js';
+import { loadPuzzle } from '../../corpus/load.js';
+import { parseDimacs } from '../../solvers/sat/dimacs/dimacs.js';
+import { encodeNonogram } from '../../solvers/sat/encodings/encode.js';
+import { SatSolver } from '../../solvers/sat/engine/solver.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const CLI = 'dist/harness/cli.js';
+const PUZZLE = 'corpus/puzzles/webpbn/1.non';
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const tmp = tempDirs('cnf');
+
+/** Solves DIMACS text with our engine and writes the model in the given answer format. */
+function modelFile(dir: string, dimacs: string, format: 'competition' | 'minisat', flipVariable = 0): string {
+  const cnf = parseDimacs(dimacs);
+  const s = new SatSolver(cnf.numVars);
+  cnf.clauses.forEach((c) => s.addClause(c));
+  expect(s.solve()).toBe('sat');
+  const lits = Array.from({ length: cnf.numVars }, (_, i) => ((s.value(i + 1) !== (i + 1 === flipVariable)) ? i + 1 : -(i + 1)));
+  const text =
+    format === 'competition'
+      ? `c our engine\ns SATISFIABLE\nv ${lits.slice(0, 10).join(' ')}\nv ${lits.slice(10).join(' ')} 0\n`
+      : `SAT\n${lits.join(' ')} 0\n`;
+  const path = join(dir, `${format}-${flipVariable}.model`);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('nonobench cnf', () => {
+  const puzzle = loadPuzzle(PUZZLE);
+  let written: ReturnType<typeof cli> | undefined;
+  /** The command's standard output for PUZZLE, run once. */
+  const dimacsText = () => (written ??= cli('cnf', PUZZLE)).stdout;
+
+  it('writes the encoding as DIMACS with a header naming the puzzle, its size and the cell numbering', () => {
+    const stdout = dimacsText();
+    expect(written!.code).toBe(0);
+    const cnf = parseDimacs(stdout, 'stdout');
+    const ours = encodeNonogram(puzzle);
+    expect(cnf.numVars).toBe(ours.numVars);
+    expect(cnf.clauses).toEqual(ours.clauses);
+    const header = cnf.comments!.join('\n');
+    expect(header).toContain(`puzzle ${puzzle.id}`);
+    expect(header).toContain(`size ${puzzle.width}x${puzzle.height}`);
+    expect(header).toContain(`is variable r*${puzzle.width}+c+1`);
+    expect(header).toContain(`variables 1..${puzzle.width * puzzle.height} are the cells`);
+  });
+
+  it('writes the same text to --out', () => {
+    const dir = tmp();
+    const out = join(dir, 'p.cnf');
+    expect(cli('cnf', PUZZLE, '--out', out).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(dimacsText());
+  });
+
+  it('decodes a model of its CNF, in either answer format, into the goal', () => {
+    const dir = tmp();
+    const dimacs = dimacsText();
+    for (const format of ['competition', 'minisat'] as const) {
+      const r = cli('cnf', '--decode', modelFile(dir, dimacs, format), PUZZLE);
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim().split('\n')).toEqual(gridToRows(puzzle.goal!, puzzle.width));
+    }
+  });
+
+  it('exits 1 when the model does not solve the puzzle or the solver found none', () => {
+    const dir = tmp();
+    const wrong = cli('cnf', '--decode', modelFile(dir, dimacsText(), 'minisat', 1), PUZZLE);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/not a solution: row 1/);
+    const unsat = join(dir, 'unsat.model');
+    writeFileSync(unsat, 's UNSATISFIABLE\n');
+    const r = cli('cnf', '--decode', unsat, PUZZLE);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/UNSATISFIABLE/);
+  });
+
+  it('exits 2 with the line for a malformed model, and for one that leaves a cell out', () => {
+    const dir = tmp();
+    const bad = join(dir, 'bad.model');
+    writeFileSync(bad, 's SATISFIABLE\nv 1 2 three 0\n');
+    const r = cli('cnf', '--decode', bad, PUZZLE);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2: "three" is not an integer literal`);
+    const partial = join(dir, 'partial.model');
+    writeFileSync(partial, 'SAT\n1 -2 0\n');
+    const p = cli('cnf', '--decode', partial, PUZZLE);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toMatch(/no value to variable 3 \(cell row 1, column 3\)/);
+  });
+
+  it('writes the automaton encoding with --encoding automaton, decodes its models with it, and says why a blocks decode refuses them', () => {
+    const dir = tmp();
+    const r = cli('cnf', PUZZLE, '--encoding', 'automaton');
+    expect(r.code).toBe(0);
+    const cnf = parseDimacs(r.stdout, 'stdout');
+    const ours = encodeNonogram(puzzle, { encoding: 'automaton' });
+    expect(cnf.clauses).toEqual(ours.clauses);
+    expect(cnf.comments![0]).toBe('nonobench CNF encoding of a nonogram (encoding automaton)');
+    expect(cnf.numVars).toBeGreaterThan(encodeNonogram(puzzle).numVars);
+    const model = modelFile(dir, r.stdout, 'minisat');
+    const decoded = cli('cnf', '--decode', model, PUZZLE, '--encoding', 'automaton');
+    expect(decoded.code).toBe(0);
+    expect(decoded.stdout.trim().split('\n')).toEqual(gridToRows(puzzle.goal!, puzzle.width));
+    const mismatched = cli('cnf', '--decode', model, PUZZLE);
+    expect(mismatched.code).toBe(2);
+    expect(mismatched.stderr).toMatch(/names a variable above \d+ \(decoding as encoding blocks: was the CNF written with --encoding automaton\?\)/);
+  });
+
+  it('refuses an unknown --encoding before reading anything', () => {
+    const r = cli('cnf', PUZZLE, '--encoding', 'ladder');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown encoding "ladder" (known: blocks, automaton)');
+    expect(r.stderr).toContain('(see nonobench cnf --help)');
+    expect(r.stdout).toBe('');
+  });
+
+  it('bench/sat.js refuses a bad --encoding or --param in one line, before any work', () => {
+    const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/test/bench/sat.js', ...args], { encoding: 'utf8' });
+    const encoding = bench('--encoding', 'ladder');
+    expect(encoding.status).toBe(2);
+    expect(encoding.stderr).toBe('bench/sat: --encoding: unknown encoding "ladder" (known: blocks, automaton)\n');
+    expect(encoding.stdout).toBe('');
+    const param = bench('--param', 'cellDecisions');
+    expect(param.status).toBe(2);
+    expect(param.stderr).toBe('bench/sat: --param expects key=value, got "cellDecisions"\n');
+  });
+});

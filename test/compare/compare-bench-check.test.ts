@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../../harness/compare/baseline.js';
+import { PACKAGE_ROOT } from '../../corpus/paths.js';
+import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../../harness/compare/compare.js';
+import { runCorpus } from '../../harness/run/run.js';
+import { CLI, FAST, measure, PUZZLES, quietLog, SLOW, SLOWER, tmp } from '../helpers/slow-runs.js';
+
+
+describe('bench-check', () => {
+  const CHECKED = PUZZLES.slice(0, 2);
+  let baseline = '';
+  beforeAll(async () => {
+    baseline = await measure(FAST, CHECKED);
+  });
+
+  it('reconstructs the configuration a baseline records', () => {
+    expect(baselineConfig(loadRunCsv(baseline))).toEqual({
+      paths: CHECKED,
+      strategies: ['slow-goal'],
+      repeat: 5,
+      timeoutS: 10,
+      maxSolutions: 2,
+      workers: 1,
+      warmup: 0,
+      memoryMb: 256,
+      strategyParams: { 'slow-goal': { waitMs: FAST } },
+      largestSide: 5,
+    });
+  });
+
+  it('loads every puzzle the baseline measured, even above the default --max-size', async () => {
+    const dir = tmp();
+    const wide = join(dir, 'wide.non');
+    writeFileSync(wide, `width 201\nheight 1\n\nrows\n201\n\ncolumns\n${'1\n'.repeat(201)}`);
+    const recorded = await runCorpus({
+      paths: [wide],
+      strategies: ['overlap'],
+      repeat: 1,
+      warmup: 0,
+      timeoutS: 10,
+      memoryMb: 256,
+      workers: 1,
+      maxSolutions: 2,
+      maxSize: 201,
+      out: join(dir, 'wide-baseline.csv'),
+      quiet: true,
+      log: quietLog(),
+    });
+    expect(recorded.tasksRun).toBe(1);
+    const rerun = await benchCheck({
+      baseline: recorded.out,
+      out: join(dir, 'wide-rerun.csv'),
+      plugins: [],
+      quiet: true,
+      compare: { ...DEFAULT_COMPARE_OPTIONS, minTimeMs: 1e9 }, // one repetition: loading is checked here, not timing
+      log: quietLog(),
+    });
+    expect([rerun.run.loadErrors, rerun.run.tasksRun, rerun.exitCode]).toEqual([0, 1, 0]);
+  });
+
+  it('needs the module of a strategy that is not built in', async () => {
+    await expect(resolveStrategySpecs(['slow-goal'], [], 'b.csv')).rejects.toThrow('b.csv: strategy "slow-goal" is not built in: give its module with --plugin <path>');
+    await expect(resolveStrategySpecs(['slow-goal'], [SLOW], 'b.csv')).resolves.toEqual([SLOW]);
+  });
+
+  it('rejects a baseline that mixes configurations', () => {
+    const csv = loadRunCsv(baseline);
+    const mixed = { ...csv, records: csv.records.map((r, i) => (i === 0 ? { ...r, timeout_s: '5' } : r)) };
+    expect(() => baselineConfig(mixed)).toThrow(/column timeout_s takes several values/);
+  });
+
+  const check = (waitMs: number) =>
+    benchCheck({
+      baseline,
+      out: join(tmp(), 'rerun.csv'),
+      plugins: [SLOW],
+      params: { waitMs },
+      workers: 1,
+      warmup: 0,
+      memoryMb: 256,
+      quiet: true,
+      compare: DEFAULT_COMPARE_OPTIONS,
+      log: quietLog(),
+    });
+
+  it('passes when the code is unchanged and fails on a slowdown', async () => {
+    const same = await check(FAST);
+    expect(same.run.tasksRun).toBe(10);
+    expect(same.comparison.counts.pairs).toBe(2);
+    expect(same.comparison.counts.timeRegressions).toBe(0);
+    expect(same.exitCode).toBe(0);
+    const slow = await check(SLOWER);
+    expect(slow.comparison.counts.timeRegressions).toBeGreaterThanOrEqual(1);
+    expect(slow.exitCode).toBe(1);
+  });
+
+  it('runs from the CLI with the compare exit codes', () => {
+    const dir = tmp();
+    const args = ['bench-check', '--baseline', baseline, '--plugin', SLOW, '--workers', '1', '-q', '--format', 'json'];
+    const slow = spawnSync('node', [CLI, ...args, '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'a.csv')], { encoding: 'utf8' });
+    expect(slow.status).toBe(1);
+    const json = JSON.parse(slow.stdout);
+    expect(json.summary.pairs).toBe(2);
+    expect(json.summary.time_regressions).toBeGreaterThanOrEqual(1);
+    const noPlugin = spawnSync('node', [CLI, 'bench-check', '--baseline', baseline, '--run-out', join(dir, 'b.csv')], { encoding: 'utf8' });
+    expect(noPlugin.status).toBe(2);
+    expect(noPlugin.stderr).toContain('strategy "slow-goal" is not built in');
+    writeFileSync(join(dir, 'taken.csv'), 'x\n');
+    const taken = spawnSync('node', [CLI, ...args, '--run-out', join(dir, 'taken.csv')], { encoding: 'utf8' });
+    expect(taken.status).toBe(2);
+    expect(taken.stderr).toContain('taken.csv: already exists');
+  });
+
+  it('reruns from the directory the baseline was recorded in, wherever it is started', () => {
+    const elsewhere = tmp();
+    expect(recordingRoot(CHECKED, 'b.csv')).toBe(process.cwd());
+    expect(recordingRoot(CHECKED, 'b.csv', elsewhere)).toBe(PACKAGE_ROOT);
+    expect(() => recordingRoot(['no/such.non#2'], 'b.csv', elsewhere)).toThrow(/b\.csv: puzzle no\/such\.non is not found/);
+    const args = ['bench-check', '--baseline', resolve(baseline), '--plugin', resolve(SLOW), '--param', `waitMs=${FAST}`];
+    const run = spawnSync('node', [resolve(CLI), ...args, '-q', '--format', 'json', '--run-out', 'rerun.csv'], {
+      encoding: 'utf8',
+      cwd: elsewhere,
+    });
+    expect(run.stderr).toContain(join(elsewhere, 'rerun.csv'));
+    expect(JSON.parse(run.stdout).summary.pairs).toBe(2);
+    expect(run.status).toBe(0);
+  });
+});

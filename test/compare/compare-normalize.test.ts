@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS, MIN_CALIBRATIONS, runCalibration, type RunCsv } from '../../harness/compare/compare.js';
+import type { CsvRecord } from '../../harness/results/csv.js';
+
+/**
+ * A synthetic run: 30 puzzles × 5 repetitions of one strategy, each time `scale` × a per-puzzle
+ * base time with ±5% jitter, stamped with calibrations around `calib` ms.
+ */
+function run(file: string, scale: number, calib: number, seed: number): RunCsv {
+  let s = seed;
+  const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const records: CsvRecord[] = [];
+  for (let p = 0; p < 30; p++)
+    for (let rep = 1; rep <= 5; rep++)
+      records.push({
+        puzzle_id: `p${p}`,
+        puzzle_path: `p${p}.non`,
+        strategy: 'backtrack',
+        rep: String(rep),
+        status: 'unique',
+        verified: 'true',
+        time_ms: String((10 + p) * scale * (0.95 + 0.1 * rand())),
+        calib_ms: String(calib * (0.97 + 0.06 * rand())),
+        dead_ends: '3',
+        decisions: '4',
+        line_solves: '100',
+      });
+  return { file, columns: Object.keys(records[0]!), records };
+}
+
+describe('compare: machine speed normalization', () => {
+  it('discounts a run slowed as a whole, as its calibration shows', () => {
+    const base = run('base.csv', 1, 3, 1);
+    const busy = run('busy.csv', 1.5, 4.5, 2); // everything 1.5× slower, calibration too
+    const normalized = compareRuns(base, busy);
+    expect(normalized.speedFactor).toBeCloseTo(2 / 3, 1);
+    expect(normalized.counts.timeRegressions).toBe(0);
+    const raw = compareRuns(base, busy, { ...DEFAULT_COMPARE_OPTIONS, normalize: false });
+    expect(raw.speedFactor).toBe(1);
+    expect(raw.counts.timeRegressions).toBe(30);
+  });
+
+  it('still flags a slowdown the calibration does not explain', () => {
+    const base = run('base.csv', 1, 3, 1);
+    const slower = run('slower.csv', 2, 3, 3); // same machine speed, code 2× slower
+    const result = compareRuns(base, slower);
+    expect(result.speedFactor).toBeCloseTo(1, 1);
+    expect(result.counts.timeRegressions).toBe(30);
+    expect(result.failed).toBe(true);
+  });
+
+  it('does not normalize on too few calibrations', () => {
+    const few = run('few.csv', 1, 3, 4).records.slice(0, MIN_CALIBRATIONS - 1);
+    expect(runCalibration(few)).toBeNull();
+    expect(runCalibration(run('many.csv', 1, 3, 5).records)).toBeCloseTo(3, 1);
+    expect(runCalibration(few.map((r) => ({ ...r, calib_ms: '' })))).toBeNull();
+  });
+});
