@@ -30,10 +30,11 @@ export function formatTable(header: string[], body: string[][]): string {
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
     colAligns: header.map((_, i) => (i === 0 ? 'left' : 'right')),
   });
-  table.push(...body);
-  return table
+  // cli-table3 draws the rule only above a first row: an empty table gets a blank row, dropped after.
+  table.push(...(body.length > 0 ? body : [header.map(() => '')]));
+  const lines = table
     .toString()
     .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+    .map((line) => line.trimEnd());
+  return (body.length > 0 ? lines : lines.slice(0, 2)).join('\n');
 }
