@@ -7,6 +7,7 @@ import type { RunColumn } from '../results/row.js';
 import { defaultRunsPath } from '../io/output-path.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
+import type { ConfigSpec } from '../run/configurations.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
 
 /** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
@@ -26,10 +27,18 @@ export interface BaselineConfig {
   workers?: number;
   warmup?: number;
   memoryMb?: number;
-  /** Each strategy's parameters as its rows record them (column params); none when the column is empty. */
-  strategyParams?: Record<string, Params>;
+  /** The configurations run, in order: name (column config), strategy name, parameters as recorded (column params). */
+  configurations: RecordedConfiguration[];
   /** The largest width or height among the rows (columns width, height); undefined when absent. */
   largestSide?: number;
+}
+
+/** A configuration as a baseline records it. */
+export interface RecordedConfiguration {
+  name: string;
+  strategy: string;
+  /** Absent when the CSV has no params column or leaves it empty (the defaults then). */
+  params?: Params;
 }
 
 /** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
@@ -42,29 +51,32 @@ function optionalCount(csv: RunCsv, column: RunColumn, min: number): number | un
   return n;
 }
 
-/** Each strategy's recorded parameters: one JSON object per strategy (all its rows alike), '' for none. */
-function optionalParams(csv: RunCsv): Record<string, Params> | undefined {
-  if (!csv.columns.includes('params')) return undefined;
-  const byStrategy: Record<string, Params> = {};
-  const seen = new Map<string, string>();
+/** The configurations of a run CSV, each with its strategy and recorded parameters (all its rows alike). */
+function recordedConfigurations(csv: RunCsv): RecordedConfiguration[] {
+  const byName = new Map<string, RecordedConfiguration & { text: string }>();
   for (const r of csv.records) {
-    const name = r.strategy ?? '';
+    const name = r.config ?? r.strategy ?? '';
     const text = r.params ?? '';
-    const before = seen.get(name);
-    if (before !== undefined && before !== text)
-      throw new Error(`${csv.file}: strategy ${name} has rows with different params (${before || 'none'}; ${text || 'none'}): not one run configuration`);
-    seen.set(name, text);
-    if (text === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
+    const before = byName.get(name);
+    if (before) {
+      if (before.text !== text || before.strategy !== r.strategy)
+        throw new Error(`${csv.file}: configuration ${name} has rows with different strategies or params: not one run configuration`);
+      continue;
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${csv.file}: column params is not a JSON object`);
-    byStrategy[name] = parsed as Params;
+    const config: RecordedConfiguration & { text: string } = { name, strategy: r.strategy ?? '', text };
+    if (text !== '') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${csv.file}: column params is not a JSON object`);
+      config.params = parsed as Params;
+    }
+    byName.set(name, config);
   }
-  return Object.keys(byStrategy).length > 0 ? byStrategy : undefined;
+  return [...byName.values()].map(({ text: _text, ...config }) => config);
 }
 
 /** The one value a column takes over all rows, or an error naming the file when it takes several. */
@@ -86,15 +98,14 @@ export function baselineConfig(csv: RunCsv): BaselineConfig {
   if (!Number.isInteger(maxSolutions) || maxSolutions < 1) throw new Error(`${csv.file}: column max_solutions must be a whole number ≥ 1`);
   const timeoutS = timeout === '' ? 0 : Number(timeout);
   if (!Number.isFinite(timeoutS) || timeoutS < 0) throw new Error(`${csv.file}: column timeout_s must be a number ≥ 0`);
-  const config: BaselineConfig = { paths, strategies: unique('strategy'), repeat: Math.max(...reps), timeoutS, maxSolutions };
+  const configurations = recordedConfigurations(csv);
+  const config: BaselineConfig = { paths, strategies: unique('strategy'), configurations, repeat: Math.max(...reps), timeoutS, maxSolutions };
   const workers = optionalCount(csv, 'workers', 1);
   const warmup = optionalCount(csv, 'warmup', 0);
   const memoryMb = optionalCount(csv, 'memory_mb', 1);
-  const params = optionalParams(csv);
   if (workers !== undefined) config.workers = workers;
   if (warmup !== undefined) config.warmup = warmup;
   if (memoryMb !== undefined) config.memoryMb = memoryMb;
-  if (params !== undefined) config.strategyParams = params;
   const sides = csv.records.flatMap((r) => [Number(r.width), Number(r.height)]).filter((n) => Number.isInteger(n) && n > 0);
   if (sides.length > 0) config.largestSide = Math.max(...sides);
   return config;
@@ -168,7 +179,15 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
   const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
-  const strategies = await resolveStrategySpecs(config.strategies, plugins, options.baseline);
+  const specs = await resolveStrategySpecs(config.strategies, plugins, options.baseline);
+  const specOf = new Map(config.strategies.map((name, i) => [name, specs[i]!]));
+  // --param overrides what the baseline recorded: recorded values of those names are left out.
+  const overridden = new Set(Object.keys(options.params ?? {}));
+  const strategies: ConfigSpec[] = config.configurations.map((c) => {
+    const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)! };
+    if (c.params) spec.params = Object.fromEntries(Object.entries(c.params).filter(([k]) => !overridden.has(k)));
+    return spec;
+  });
   // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
   const root = recordingRoot(config.paths, options.baseline);
   const here = process.cwd();
@@ -184,7 +203,7 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
 async function rerunAndCompare(
   baseline: RunCsv,
   config: BaselineConfig,
-  strategies: string[],
+  strategies: ConfigSpec[],
   options: BenchCheckOptions,
 ): Promise<BenchCheckResult> {
   const run = await runCorpus({
@@ -200,7 +219,6 @@ async function rerunAndCompare(
     quiet: options.quiet,
     maxSize: options.maxSize ?? Math.max(DEFAULT_MAX_SIZE, config.largestSide ?? 0),
     ...(options.params ? { params: options.params } : {}),
-    ...(config.strategyParams ? { strategyParams: config.strategyParams } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);

@@ -1,6 +1,6 @@
 import { InputError } from '../../corpus/errors.js';
 import { readCsvInput, requireColumns } from '../results/csv.js';
-import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
+import { ROW_STATUSES, withConfig, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { estimateRatio, geometricMean, type RatioEstimate } from './stats.js';
 import { medianOfSorted } from '../results/median.js';
 
@@ -60,7 +60,7 @@ export function loadRunCsv(file: string, needed: readonly RunColumn[] = NEEDED_C
     for (const c of TIME_COLUMNS) if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid time`);
     for (const c of COUNTERS) if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid count`);
   });
-  return inTaskOrder({ file, columns, records, lines });
+  return inTaskOrder({ file, columns, records: withConfig(records as RunRecord[]), lines });
 }
 
 /**
@@ -120,6 +120,7 @@ const countsAgree = (a: string, b: string) => a === b || (a === '1+' && b !== '0
 export interface PairKey {
   puzzleId: string;
   puzzlePath: string;
+  /** The configuration (the strategy's name for a strategy run once with its defaults, and in older CSVs). */
   strategy: string;
 }
 
@@ -244,10 +245,10 @@ export interface CompareResult {
   exitCode: 0 | 1;
 }
 
-const pairKey = (r: RunRecord) => `${r.puzzle_id}\u0000${r.puzzle_path}\u0000${r.strategy}`;
+const pairKey = (r: RunRecord) => `${r.puzzle_id}\u0000${r.puzzle_path}\u0000${r.config}`;
 const distinct = (xs: string[]) => [...new Set(xs.filter((x) => x !== ''))];
 
-/** Rows grouped by (puzzle_id, puzzle_path, strategy), in the order pairs first appear. */
+/** Rows grouped by (puzzle_id, puzzle_path, config), in the order pairs first appear. */
 export function groupPairs(records: RunRecord[]): Map<string, RunRecord[]> {
   const groups = new Map<string, RunRecord[]>();
   for (const r of records) {
@@ -394,7 +395,7 @@ function runInfo(csv: RunCsv, duplicates: number): RunInfo {
   };
 }
 
-const keyOf = (r: RunRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.strategy! });
+const keyOf = (r: RunRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.config! });
 
 /**
  * Compares two runs. Throws a one-line Error when they share no pair: with nothing compared, "no

@@ -42,7 +42,7 @@ function pairsOf(csv: RunCsv): Pair[] {
     return {
       puzzleKey: `${r.puzzle_id}\u0000${r.puzzle_path}`,
       label: r.puzzle_path || r.title || r.puzzle_id!,
-      strategy: r.strategy!,
+      strategy: r.config!,
       rows,
       side: summariseSide(rows),
     };
@@ -68,7 +68,7 @@ function metadata(csv: RunCsv): string {
     ['cpu', col('cpu_model')],
     ['rows', String(csv.records.length)],
     ['puzzles', String(new Set(csv.records.map((r) => `${r.puzzle_id}\u0000${r.puzzle_path}`)).size)],
-    ['strategies', distinct(csv.records.map((r) => r.strategy!)).join(', ') || '-'],
+    ['configurations', distinct(csv.records.map((r) => r.config!)).join(', ') || '-'],
     ['repetitions', reps.length ? String(Math.max(...reps)) : '-'],
     ['time limit (s)', col('timeout_s')],
     ['max solutions', col('max_solutions')],
@@ -80,7 +80,7 @@ function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string
   for (const r of csv.records) {
     const time = num(r.time_ms);
     const deadEnds = num(r.dead_ends);
-    summary.add(r.strategy!, r.status as RowStatus, time ?? '', deadEnds !== null && Number.isFinite(deadEnds) ? deadEnds : '');
+    summary.add(r.config!, r.status as RowStatus, time ?? '', deadEnds !== null && Number.isFinite(deadEnds) ? deadEnds : '');
   }
   const rows = summary.strategies();
   const statuses = ROW_STATUSES.filter((s) => rows.some((r) => r.statuses[s]));
@@ -188,7 +188,7 @@ const figure = (svg: string, caption: string) => `<figure>${svg}<figcaption>${es
 /** The whole report page: self-contained, no scripts, nothing fetched. */
 export async function buildReport(csv: RunCsv, options: ReportOptions = {}): Promise<string> {
   const pairs = pairsOf(csv);
-  const strategies = distinct(csv.records.map((r) => r.strategy!));
+  const strategies = distinct(csv.records.map((r) => r.config!));
   for (const [flag, name] of [['--x', options.x], ['--y', options.y]] as const)
     if (name !== undefined && !strategies.includes(name))
       throw new UsageError(`${flag} ${name}: no such strategy in ${csv.file} (it has ${strategies.join(', ') || 'none'})`);

@@ -31,7 +31,7 @@ export function mergeCsvs(out: string, inputs: string[]): MergeResult {
     else if (csv.columns.join(',') !== columns.join(','))
       throw new Error(`${input}: its columns differ from those of ${inputs[0]}`);
     for (const r of csv.records as RunRecord[]) {
-      const key = taskKey(r.puzzle_id ?? '', r.puzzle_path ?? '', r.strategy ?? '', r.rep ?? '');
+      const key = taskKey(r.puzzle_id ?? '', r.puzzle_path ?? '', r.config || r.strategy || '', r.rep ?? '');
       if (seen.has(key)) {
         duplicates++;
         continue;

@@ -29,6 +29,8 @@ export interface RunRow extends RunEnvironment {
   width: number;
   height: number;
   strategy: string;
+  /** The configuration's name, unique in a run (the strategy's name when it runs once with its defaults). */
+  config: string;
   rep: number;
   status: RowStatus;
   verified: 'true' | 'false' | '';
@@ -69,6 +71,7 @@ export const RUN_COLUMNS = [
   'width',
   'height',
   'strategy',
+  'config',
   'rep',
   'status',
   'verified',
@@ -113,6 +116,7 @@ export interface RowTask {
   index: number;
   puzzle: Puzzle;
   strategy: string;
+  config: string;
   rep: number;
   /** The parameters it ran with, as recorded (see the `params` column). */
   params: string;
@@ -133,6 +137,7 @@ export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs:
   row.width = puzzle.width;
   row.height = puzzle.height;
   row.strategy = task.strategy;
+  row.config = task.config;
   row.rep = task.rep;
   row.calib_ms = calibMs === '' ? '' : thousandths(calibMs);
   row.cells_total = cellsTotal;
@@ -144,7 +149,16 @@ export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs:
 /** The row's values in column order, as the CSV writer takes them. */
 export const rowValues = (row: RunRow): (string | number)[] => RUN_COLUMNS.map((c) => row[c]);
 
-/** The identity of a task across runs, used by --resume and merge: puzzle, path, strategy, repetition. */
-export function taskKey(puzzleId: string, puzzlePath: string, strategy: string, rep: number | string): string {
-  return `${puzzleId}\u0000${puzzlePath}\u0000${strategy}\u0000${rep}`;
+/** The identity of a task across runs, used by --resume and merge: puzzle, path, configuration, repetition. */
+export function taskKey(puzzleId: string, puzzlePath: string, config: string, rep: number | string): string {
+  return `${puzzleId}\u0000${puzzlePath}\u0000${config}\u0000${rep}`;
+}
+
+/**
+ * A run CSV's records with `config` filled in: files written before configurations existed have no
+ * such column, and each of their strategies ran once, so its name is the configuration's.
+ */
+export function withConfig<R extends RunRecord>(records: R[]): R[] {
+  for (const r of records) if (r.config === undefined || r.config === '') r.config = r.strategy ?? '';
+  return records;
 }

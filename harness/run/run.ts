@@ -1,12 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
-import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
-import { isModuleSpecifier, loadStrategy } from '../../solvers/strategies/registry.js';
+import type { Params } from '../../solvers/api/params.js';
+import { resolveConfigurations, type ConfigSpec } from './configurations.js';
 import { CsvAppender, readCsvInput } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, taskKey, type RunFields, type RunRecord } from '../results/row.js';
 import { runEnvironment } from './environment.js';
@@ -15,13 +14,13 @@ import { SolverPool } from './pool.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
-import { buildTasks, inRounds, shardTasks, type Shard, type StrategyRef, type Task } from './tasks.js';
+import { buildTasks, inRounds, shardTasks, type Shard, type Task } from './tasks.js';
 
 export interface RunOptions {
   /** Puzzle paths (files, bundles, FILE#N, directories); the bundled corpus when empty. */
   paths: string[];
-  /** Strategy registry names or module paths. */
-  strategies: string[];
+  /** Configurations: `--strategies` items (`sat`, `sat:encoding=automaton`, `./plugin.mjs`, `NAME=STRATEGY:KEY=VALUE`) or specs. */
+  strategies: (string | ConfigSpec)[];
   repeat: number;
   warmup: number;
   /** Per-solve limit in seconds; 0 for none. */
@@ -36,10 +35,8 @@ export interface RunOptions {
   /** Largest accepted puzzle width or height (the loader's default when absent). */
   maxSize?: number;
   quiet: boolean;
-  /** Parameters given to every listed strategy that declares them (a plugin declaring none gets all). */
+  /** Parameters given to every configuration whose strategy declares them (a plugin declaring none gets all); a configuration's own values win. */
   params?: Params;
-  /** Parameters per strategy name (a baseline's rerun); `params` override them. */
-  strategyParams?: Record<string, Params>;
   /** Where progress, load errors and the summary go (stderr by default). */
   log?: NodeJS.WriteStream;
 }
@@ -59,31 +56,6 @@ export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_MEMORY_MB = 2048;
 
 /**
- * Registry names stay names; module paths become absolute so workers find them; names come from
- * the strategies. Each strategy's parameters are resolved here, before any task runs: a bad value,
- * or a name no listed strategy declares, stops the run with a usage error.
- */
-async function resolveStrategies(specs: string[], given: Params = {}, perStrategy: Record<string, Params> = {}): Promise<StrategyRef[]> {
-  const refs: StrategyRef[] = [];
-  const claimed = new Set<string>();
-  for (const spec of specs) {
-    const full = isModuleSpecifier(spec) ? resolve(spec) : spec;
-    const strategy = await loadStrategy(full);
-    if (refs.some((r) => r.name === strategy.name)) throw new Error(`strategy "${strategy.name}" is listed twice`);
-    const declared = strategy.params?.map((p) => p.name);
-    const own = { ...perStrategy[strategy.name], ...Object.fromEntries(Object.entries(given).filter(([k]) => !declared || declared.includes(k))) };
-    for (const k of Object.keys(given)) if (!declared || declared.includes(k)) claimed.add(k);
-    refs.push({ spec: full, name: strategy.name, params: strategyParams(strategy, own) });
-  }
-  const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
-  if (unclaimed.length > 0) {
-    const names = refs.map((r) => r.name).join(', ');
-    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
-  }
-  return refs;
-}
-
-/**
  * Keys of the tasks a run CSV being resumed already records: none when it does not exist yet or is
  * empty. Anything but a run CSV of these columns is refused before the file is touched, since rows
  * appended to it would sit under a foreign header.
@@ -93,7 +65,7 @@ function recordedTasks(path: string): Set<string> {
   const parsed = readCsvInput(path, 'cannot resume: ');
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
     throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
-  return new Set((parsed.records as RunRecord[]).map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.strategy!, r.rep!)));
+  return new Set((parsed.records as RunRecord[]).map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.config!, r.rep!)));
 }
 
 /**
@@ -119,21 +91,21 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
 
-  const strategies = await resolveStrategies(options.strategies, options.params, options.strategyParams);
-  let tasks = buildTasks(puzzles, strategies, options.repeat);
-  if (options.shard) tasks = shardTasks(tasks, options.shard, strategies.length * options.repeat);
+  const configs = await resolveConfigurations(options.strategies, options.params);
+  let tasks = buildTasks(puzzles, configs, options.repeat);
+  if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
   const out = options.resume ?? options.out;
   let skipped = 0;
   if (done) {
     const before = tasks.length;
-    tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.strategy.name, t.rep)));
+    tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.config.name, t.rep)));
     skipped = before - tasks.length;
   }
   tasks = inRounds(tasks);
 
   const env = runEnvironment();
   const csv = new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined);
-  const summary = new RunSummary(strategies.map((s) => s.name));
+  const summary = new RunSummary(configs.map((c) => c.name));
   const progress = createProgress(tasks.length, log, options.quiet);
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;
 
@@ -145,13 +117,14 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     warmup: options.warmup,
     memory_mb: options.memoryMb,
   };
-  const paramsText = new Map(strategies.map((s) => [s, Object.keys(s.params).length > 0 ? JSON.stringify(s.params) : '']));
+  const paramsText = new Map(configs.map((c) => [c, Object.keys(c.params).length > 0 ? JSON.stringify(c.params) : '']));
 
   const record = (task: Task, outcome: TaskOutcome) => {
     const judged = judge(task.puzzle, outcome, options.maxSolutions);
-    const rowTask = { index: task.index, puzzle: task.puzzle, strategy: task.strategy.name, rep: task.rep, params: paramsText.get(task.strategy)! };
+    const { config } = task;
+    const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, rep: task.rep, params: paramsText.get(config)! };
     csv.write(rowValues(buildRow(runFields, rowTask, judged, outcome.kind === 'done' ? outcome.reply.calibMs : '')));
-    summary.add(task.strategy.name, judged.status, judged.time_ms, judged.dead_ends);
+    summary.add(config.name, judged.status, judged.time_ms, judged.dead_ends);
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
 
@@ -171,11 +144,11 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     const start = (task: Task) =>
       pool.run({
         puzzle: shown(task.puzzle),
-        strategySpec: task.strategy.spec,
+        strategySpec: task.config.spec,
         maxSolutions: options.maxSolutions,
         timeoutMs,
         warmup: options.warmup,
-        params: task.strategy.params,
+        params: task.config.params,
       });
     let next = 0;
     const worker = async () => {

@@ -1,31 +1,24 @@
 import type { Puzzle } from '../../corpus/model.js';
-import type { Params } from '../../solvers/api/params.js';
+import type { Configuration } from './configurations.js';
 import { UsageError } from '../io/thrown.js';
 
-/** One unit of work: a puzzle solved once by one strategy. */
+/** One unit of work: a puzzle solved once by one configuration. */
 export interface Task {
   /** Position in the full (unsharded) task list: stable for a given corpus and configuration. */
   index: number;
   puzzle: Puzzle;
-  strategy: StrategyRef;
+  config: Configuration;
   /** 1-based repetition number. */
   rep: number;
 }
 
-/** How a worker finds a strategy (`spec`: a registry name or an absolute module path), what the CSV calls it, and its parameters. */
-export interface StrategyRef {
-  spec: string;
-  name: string;
-  /** Resolved: defaults included for declared parameters. */
-  params: Params;
-}
 
-/** Tasks in a deterministic order: puzzle by puzzle, each strategy, each repetition. */
-export function buildTasks(puzzles: Puzzle[], strategies: StrategyRef[], repeat: number): Task[] {
+/** Tasks in a deterministic order: puzzle by puzzle, each configuration, each repetition. */
+export function buildTasks(puzzles: Puzzle[], configs: Configuration[], repeat: number): Task[] {
   const tasks: Task[] = [];
   for (const puzzle of puzzles)
-    for (const strategy of strategies)
-      for (let rep = 1; rep <= repeat; rep++) tasks.push({ index: tasks.length, puzzle, strategy, rep });
+    for (const config of configs)
+      for (let rep = 1; rep <= repeat; rep++) tasks.push({ index: tasks.length, puzzle, config, rep });
   return tasks;
 }
 
@@ -55,7 +48,7 @@ export function parseShard(text: string): Shard {
 }
 
 /**
- * The K-th of N slices: every N-th puzzle starting at the K-th, with all its strategies and
+ * The K-th of N slices: every N-th puzzle starting at the K-th, with all its configurations and
  * repetitions, so slices partition the task list exactly and stay balanced across puzzle sizes.
  */
 export function shardTasks(tasks: Task[], shard: Shard, tasksPerPuzzle: number): Task[] {

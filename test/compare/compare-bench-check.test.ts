@@ -26,7 +26,7 @@ describe('bench-check', () => {
       workers: 1,
       warmup: 0,
       memoryMb: 256,
-      strategyParams: { 'slow-goal': { waitMs: FAST } },
+      configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { waitMs: FAST } }],
       largestSide: 5,
     });
   });

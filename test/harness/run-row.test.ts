@@ -48,7 +48,7 @@ describe('the run row', () => {
           const puzzle = makePuzzle(Array.from({ length: height }, () => []), Array.from({ length: width }, () => []), { title: text });
           const cells = resolved === undefined ? '' : Math.min(resolved, width * height);
           const judged: Judged = { status, verified: '', time_ms: 1.5, cells_resolved: cells, dead_ends: 0, decisions: 0, line_solves: 0, solutions_found: 0, max_depth: 0, extra: '', error: text };
-          const row = buildRow(RUN, { index: 7, puzzle, strategy: 's', rep: 2, params: '{"a":1}' }, judged, 0.12345);
+          const row = buildRow(RUN, { index: 7, puzzle, strategy: 's', config: 's:a=1', rep: 2, params: '{"a":1}' }, judged, 0.12345);
           const values = rowValues(row);
           expect(values).toHaveLength(RUN_COLUMNS.length);
           expect(values.every((v) => v !== undefined)).toBe(true);

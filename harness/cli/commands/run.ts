@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
-import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, strategySpecs } from '../options.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt } from '../options.js';
+import { parseConfigList } from '../../run/configurations.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerRun(program: Command): void {
@@ -9,7 +10,7 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('solve puzzles with strategies on worker threads and record one CSV row per task')
     .argument('[paths...]', 'puzzle files, bundles, FILE#N members or directories (default: the bundled corpus)')
-    .option('-s, --strategies <list>', 'comma-separated strategy names or module paths, or "all"', 'all')
+    .option('-s, --strategies <list>', 'comma-separated configurations: [NAME=]STRATEGY[:KEY=VALUE]… (a registry name or module path), or "all"', 'all')
     .option('--repeat <n>', 'measured repetitions per puzzle and strategy', positiveInt('--repeat'), 1)
     .option('--warmup <n>', 'unmeasured solves before each measured one (the first task of a strategy in a thread warms up for 0.2 s)', nonNegativeInt('--warmup'), 0)
     .option('--timeout <seconds>', 'time limit per solve (0: none)', nonNegativeNumber('--timeout'), DEFAULT_TIMEOUT_S)
@@ -25,7 +26,7 @@ export function registerRun(program: Command): void {
     .action(async (paths: string[], o) => {
       const result = await runCorpus({
         paths,
-        strategies: strategySpecs(o.strategies),
+        strategies: parseConfigList(o.strategies),
         repeat: o.repeat,
         warmup: o.warmup,
         timeoutS: o.timeout,

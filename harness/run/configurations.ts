@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
+import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
+import { UsageError } from '../io/thrown.js';
+
+/**
+ * A configuration: a strategy with parameter values, under a name unique in its run. Any number of
+ * configurations of one strategy run side by side; the CSV records the name in `config`.
+ */
+export interface ConfigSpec {
+  /** Default: the strategy's name followed by the parameters as written (`sat:encoding=automaton`). */
+  name?: string;
+  /** A registry name or a module path. */
+  strategy: string;
+  params?: Params;
+}
+
+/** A configuration ready to run: names checked, module path absolute, parameters resolved. */
+export interface Configuration {
+  name: string;
+  /** How a worker finds the strategy: a registry name or an absolute module path. */
+  spec: string;
+  /** The strategy's own name (the CSV's `strategy`). */
+  strategy: string;
+  /** Resolved: defaults included for declared parameters. */
+  params: Params;
+}
+
+/** What follows the strategy in an item, as written (`:encoding=automaton`), kept for the default name. */
+const PARAMS_WRITTEN = Symbol('params as written');
+type ParsedItem = ConfigSpec & { [PARAMS_WRITTEN]?: string };
+
+/**
+ * One `--strategies` item: `[NAME=]STRATEGY[:KEY=VALUE]…`, for example `sat`, `./my-solver.mjs`,
+ * `sat:encoding=automaton:probe=true` or `fast=backtrack:probing=false`.
+ */
+export function parseConfigItem(item: string): ConfigSpec {
+  const text = item.trim();
+  const [head = '', ...pairs] = text.split(':');
+  const eq = head.indexOf('=');
+  const name = eq >= 0 ? head.slice(0, eq).trim() : undefined;
+  const strategy = (eq >= 0 ? head.slice(eq + 1) : head).trim();
+  if (name === '') throw new UsageError(`--strategies item "${text}": an empty configuration name`);
+  if (strategy === '') throw new UsageError(`--strategies item "${text}": no strategy`);
+  if (!isModuleSpecifier(strategy) && !strategyNames().includes(strategy))
+    throw new UsageError(`unknown strategy "${strategy}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+  const params: Params = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--strategies item "${text}": "${pair}" is not KEY=VALUE`);
+    params[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  const parsed: ParsedItem = { strategy, params };
+  if (name !== undefined) parsed.name = name;
+  if (pairs.length > 0) parsed[PARAMS_WRITTEN] = `:${pairs.map((p) => p.trim()).join(':')}`;
+  return parsed;
+}
+
+/** A whole `--strategies` list: comma-separated items, `all` standing for every built-in strategy. */
+export function parseConfigList(list: string): ConfigSpec[] {
+  const items = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError('--strategies names no strategy');
+  return items.flatMap((item) => (item === 'all' ? strategyNames().map((strategy) => ({ strategy })) : [parseConfigItem(item)]));
+}
+
+/**
+ * Loads each configuration's strategy and resolves its parameters: `given` (from `--param`) goes to
+ * every configuration whose strategy declares the name, the configuration's own values override it.
+ * A bad value, a name no configuration's strategy declares, or a name used twice is refused
+ * before anything runs.
+ */
+export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}): Promise<Configuration[]> {
+  const configs: Configuration[] = [];
+  const claimed = new Set<string>();
+  for (const raw of specs) {
+    const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
+    const spec = isModuleSpecifier(item.strategy) ? resolve(item.strategy) : item.strategy;
+    const strategy = await loadStrategy(spec);
+    const declared = strategy.params?.map((p) => p.name);
+    const takes = (k: string) => !declared || declared.includes(k);
+    for (const k of Object.keys(given)) if (takes(k)) claimed.add(k);
+    const own = { ...Object.fromEntries(Object.entries(given).filter(([k]) => takes(k))), ...item.params };
+    const name = item.name ?? `${strategy.name}${item[PARAMS_WRITTEN] ?? ''}`;
+    if (configs.some((c) => c.name === name))
+      throw new UsageError(`configuration "${name}" is listed twice (give one of them a name: NAME=${item.strategy}…)`);
+    configs.push({ name, spec, strategy: strategy.name, params: strategyParams(strategy, own) });
+  }
+  const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
+  if (unclaimed.length > 0) {
+    const names = [...new Set(configs.map((c) => c.strategy))].join(', ');
+    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
+  }
+  return configs;
+}
