@@ -37,7 +37,7 @@ function strategyFor(spec: string): Promise<Strategy> {
   return s;
 }
 
-function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult {
+function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult | Promise<SolveResult> {
   return strategy.solve(task.puzzle, {
     maxSolutions: task.maxSolutions,
     shouldStop: deadlineAfter(task.timeoutMs),
@@ -75,7 +75,7 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   let lastSolveMs = 0;
   for (let i = 0; i < task.warmup; i++) {
     const t = performance.now();
-    solveOnce(strategy, task);
+    await solveOnce(strategy, task);
     lastSolveMs = performance.now() - t;
   }
   // A few solves of a small puzzle do not get a strategy's code optimised: the first warmed task of
@@ -85,12 +85,14 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     warmedUp.add(task.strategySpec);
     const until = performance.now() + FIRST_WARMUP_MS;
     for (let t = performance.now(); t + lastSolveMs < until; t = performance.now()) {
-      solveOnce(strategy, task);
+      await solveOnce(strategy, task);
       lastSolveMs = performance.now() - t;
     }
   }
   const start = performance.now();
-  const result = solveOnce(strategy, task);
+  let result = solveOnce(strategy, task);
+  // Awaited only when it is a Promise, so that a synchronous solve is timed alone.
+  if (result instanceof Promise) result = await result;
   const timeMs = performance.now() - start;
   return { result, timeMs, calibMs };
 }

@@ -67,7 +67,21 @@ export interface Strategy {
    * solve, so a misspelt name or a bad value is refused rather than ignored.
    */
   params?: readonly ParamSpec[];
+  /** May return a Promise (a plugin that awaits); the built-ins answer at once (SyncStrategy). */
+  solve(puzzle: Puzzle, options: SolveOptions): SolveResult | Promise<SolveResult>;
+}
+
+/** A strategy that answers synchronously, as every built-in one does. */
+export interface SyncStrategy extends Strategy {
   solve(puzzle: Puzzle, options: SolveOptions): SolveResult;
+}
+
+/**
+ * Declares a strategy with full types: `export default defineStrategy({ name, description, params, solve })`.
+ * It returns its argument; a plain object of the same shape works as well.
+ */
+export function defineStrategy<S extends Strategy>(strategy: S): S {
+  return strategy;
 }
 
 export const DEFAULT_MAX_SOLUTIONS = 2;

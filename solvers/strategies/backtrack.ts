@@ -1,11 +1,11 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { resolveParams, type ParamSpec } from '../api/params.js';
-import type { SolveOptions, SolveResult, Strategy } from '../api/types.js';
+import type { SolveOptions, SolveResult, SyncStrategy } from '../api/types.js';
 import { BacktrackSearch } from '../search/backtrack.js';
 import { BACKTRACK_SETTINGS, PROBE_SETTINGS, searchParams, searchSettings } from '../search/settings.js';
 
 /** A search strategy: its parameters (defaults from `defaults`) and its solve. */
-function searchStrategy(name: string, description: string, defaults: typeof BACKTRACK_SETTINGS): Strategy {
+function searchStrategy(name: string, description: string, defaults: typeof BACKTRACK_SETTINGS): SyncStrategy {
   const params: readonly ParamSpec[] = searchParams(defaults);
   return {
     name,

@@ -10,7 +10,7 @@ import {
   type PlacementSet,
 } from '../line/enumerate.js';
 import { resolveParams, type ParamSpec } from '../api/params.js';
-import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SolveStatus, type Strategy } from '../api/types.js';
+import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SolveStatus, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
 /** Default cap on the placements stored at once (param `maxPlacements`). */
@@ -151,7 +151,7 @@ function makeLine(start: number, stride: number, length: number, clue: Clue): Li
 
 const compareBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
-export const enumeration: Strategy = {
+export const enumeration: SyncStrategy = {
   name: 'enumeration',
   description: 'Textbook line enumeration: list every placement of every line, keep what all agree on; never guesses',
   params: ENUMERATION_PARAMS,

@@ -3,7 +3,7 @@ import type { Puzzle } from '../../corpus/model.js';
 import { OverlapLineSolver } from '../line/overlap.js';
 import { Propagator } from '../propagation/propagator.js';
 import { resolveParams, type ParamSpec } from '../api/params.js';
-import type { SolveOptions, SolveResult, Strategy } from '../api/types.js';
+import type { SolveOptions, SolveResult, SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 import { propagationMetrics } from '../propagation/metrics.js';
 
@@ -34,7 +34,7 @@ export function solveByOverlap(puzzle: Puzzle, options: SolveOptions): SolveResu
   return solveResult(options.maxSolutions === 1 ? 'solved' : 'unique', grid, [grid.slice()], metrics);
 }
 
-export const overlapStrategy: Strategy = {
+export const overlapStrategy: SyncStrategy = {
   name: 'overlap',
   description: 'Simple line logic (leftmost/rightmost overlap and unreachable cells) to a fixpoint; never guesses',
   params: OVERLAP_PARAMS,

@@ -34,7 +34,14 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   if (builtIn) return builtIn;
   if (!isModuleSpecifier(nameOrPath))
     throw new Error(`unknown strategy "${nameOrPath}" (known: ${strategyNames().join(', ')}; or give a module path)`);
-  const mod = (await import(pathToFileURL(resolve(nameOrPath)).href)) as Record<string, unknown>;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(resolve(nameOrPath)).href)) as Record<string, unknown>;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[mc]?ts$/.test(nameOrPath))
+      throw new Error(`${nameOrPath}: a TypeScript plugin must be compiled to JavaScript first (tsc, with its types from 'nonobench'); give the .js file`);
+    throw err;
+  }
   const candidate = [mod.default, mod.strategy].find(isStrategy);
   if (!candidate) throw new Error(`${nameOrPath}: module exports no strategy (default or "strategy" export with name and solve)`);
   return candidate;

@@ -4,7 +4,7 @@ import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, ENCOD
 import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import { SatSolver } from '../sat/engine/solver.js';
-import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type Strategy } from '../api/types.js';
+import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
 /** The parameters of `sat`. */
@@ -128,7 +128,7 @@ function withFixedCells(known: Grid, engine: SatSolver): Grid {
   return grid;
 }
 
-export const sat: Strategy = {
+export const sat: SyncStrategy = {
   name: 'sat',
   description: 'CDCL SAT solving of a block-start CNF encoding (param encoding), after line propagation (param propagate)',
   params: SAT_PARAMS,

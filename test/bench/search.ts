@@ -53,6 +53,7 @@ const sets = values.set!.split(',');
 function solveTimed(s: Strategy, puzzle: Puzzle, maxSolutions: number, deadlineMs: number): { ms: number; result: SolveResult } {
   const t0 = performance.now();
   const result = s.solve(puzzle, { maxSolutions, shouldStop: deadlineAfter(deadlineMs), ...(params ? { params } : {}) });
+  if (result instanceof Promise) throw new Error(`bench/search measures synchronous strategies; ${s.name} returns a Promise`);
   return { ms: performance.now() - t0, result };
 }
 

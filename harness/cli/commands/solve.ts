@@ -104,7 +104,7 @@ export function registerSolve(program: Command): void {
         const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
         const started = performance.now();
         try {
-          result = strategy.solve(withoutGoal(puzzle), options);
+          result = await strategy.solve(withoutGoal(puzzle), options);
         } catch (err) {
           throw new Error(`strategy ${strategy.name} failed: ${thrownMessage(err)}`);
         }

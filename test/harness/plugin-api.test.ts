@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const dir = tempDirs('plugin-api');
+requireBuiltCli();
+
+/** A project that depends on nonobench (linked, as npm links a local package), holding the TypeScript plugin. */
+function pluginProject(): string {
+  const d = dir();
+  mkdirSync(join(d, 'node_modules'));
+  symlinkSync(resolve('.'), join(d, 'node_modules', 'nonobench'), 'dir');
+  cpSync('test/fixtures/plugins/typed-plugin.ts', join(d, 'typed-plugin.ts'));
+  writeFileSync(join(d, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    join(d, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [] }, files: ['typed-plugin.ts'] }),
+  );
+  return d;
+}
+
+describe("the plugin API ('nonobench')", () => {
+  it('types a TypeScript plugin fully (tsc accepts it), and its compiled module runs, answering through a Promise', () => {
+    const d = pluginProject();
+    execFileSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', d], { encoding: 'utf8' });
+    // An L: the only picture with these clues, small enough for the plugin's brute force.
+    const puzzle = join(d, 'l.non');
+    writeFileSync(puzzle, 'width 3\nheight 3\n\nrows\n1\n1\n3\n\ncolumns\n3\n1\n1\n');
+    const out = join(d, 'run.csv');
+    const r = runCli('run', puzzle, '--repeat', '2', '--strategies', `${join(d, 'typed-plugin.js')}:delayMs=5`, '--out', out, '--quiet');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = parseCsv(readFileSync(out, 'utf8')).records;
+    expect(rows.map((row) => [row.strategy, row.config, row.status, row.verified, row.params])).toEqual([
+      ['typed', 'typed:delayMs=5', 'unique', 'true', '{"delayMs":5}'],
+      ['typed', 'typed:delayMs=5', 'unique', 'true', '{"delayMs":5}'],
+    ]);
+  });
+
+  it('catches a plugin that misuses the types at compile time', () => {
+    const d = pluginProject();
+    const source = readFileSync(join(d, 'typed-plugin.ts'), 'utf8').replace("type: 'integer'", "type: 'integr'");
+    writeFileSync(join(d, 'typed-plugin.ts'), source);
+    let printed = '';
+    try {
+      execFileSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', d], { encoding: 'utf8' });
+    } catch (err) {
+      printed = String((err as { stdout?: string }).stdout);
+    }
+    expect(printed).toMatch(/typed-plugin\.ts\(\d+,\d+\): error TS\d+/);
+  });
+
+  it('says how to build a TypeScript plugin given as .ts', () => {
+    const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', 'test/fixtures/plugins/typed-plugin.ts', '--out', join(dir(), 'x.csv'), '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('typed-plugin.ts: a TypeScript plugin must be compiled to JavaScript first');
+  });
+});
