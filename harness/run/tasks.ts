@@ -1,6 +1,8 @@
 import type { Puzzle } from '../../corpus/model.js';
 import type { Configuration } from './configurations.js';
-import { UsageError } from '../io/thrown.js';
+import type { Shard } from './shard.js';
+
+export { parseShard, type Shard } from './shard.js';
 
 /** One unit of work: a puzzle solved once by one configuration. */
 export interface Task {
@@ -30,21 +32,6 @@ export function buildTasks(puzzles: Puzzle[], configs: Configuration[], repeat: 
  */
 export function inRounds(tasks: Task[]): Task[] {
   return [...tasks].sort((a, b) => a.rep - b.rep || a.index - b.index);
-}
-
-export interface Shard {
-  /** 1-based slice number. */
-  k: number;
-  n: number;
-}
-
-/** Parses `K/N` (1 ≤ K ≤ N). */
-export function parseShard(text: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const k = m ? Number(m[1]) : NaN;
-  const n = m ? Number(m[2]) : NaN;
-  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard expects K/N with 1 ≤ K ≤ N, got "${text}"`);
-  return { k, n };
 }
 
 /**

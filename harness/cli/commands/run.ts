@@ -3,6 +3,7 @@ import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from 
 import { parseShard } from '../../run/tasks.js';
 import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt } from '../options.js';
 import { parseConfigList } from '../../run/configurations.js';
+import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerRun(program: Command): void {
@@ -18,12 +19,14 @@ export function registerRun(program: Command): void {
     .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))
     .option('--max-solutions <n>', 'stop each solve after this many solutions', positiveInt('--max-solutions'), 2)
     .option('--out <file>', 'CSV to write (default: reports/runs/<timestamp>.csv)')
-    .option('--shard <K/N>', 'run only the K-th of N deterministic slices of the tasks')
+    .option('--shard <K/N|auto>', 'run only the K-th of N deterministic slices of the tasks; auto: K and N from Slurm or Kubernetes job-array variables')
+    .option('--shard-count <n>', 'with --shard auto: the number of slices (a Kubernetes indexed Job\'s completions; overrides Slurm\'s count)', positiveInt('--shard-count'))
     .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
     .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o) => {
+      if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
       const result = await runCorpus({
         paths,
         strategies: parseConfigList(o.strategies),
@@ -34,7 +37,7 @@ export function registerRun(program: Command): void {
         workers: o.workers,
         maxSolutions: o.maxSolutions,
         out: o.out ?? defaultRunsPath(''),
-        ...(o.shard ? { shard: parseShard(o.shard) } : {}),
+        ...(o.shard ? { shard: parseShard(o.shard, process.env, o.shardCount) } : {}),
         ...(o.resume ? { resume: o.resume } : {}),
         ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,
