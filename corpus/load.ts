@@ -24,12 +24,20 @@ export function displayPath(path: string): string {
   return rel.split(sep).join('/');
 }
 
-/** Splits `FILE#N` into the file and the 1-based member number (a real file whose name has `#` wins). */
-export function splitMemberPath(path: string): { file: string; member?: number } {
-  const m = /^(.*)#(\d+)$/.exec(path);
-  if (!m || existsSync(path)) return { file: path };
-  return { file: m[1]!, member: Number(m[2]) };
+/** Members of a bundle, 1-based and inclusive: `FILE#N` is N to N, `FILE#A-B` is A to B. */
+export interface MemberRange {
+  first: number;
+  last: number;
 }
+
+/** Splits `FILE#N` or `FILE#A-B` into the file and its members (a real file whose name has `#` wins). */
+export function splitMemberPath(path: string): { file: string; members?: MemberRange } {
+  const m = /^(.*)#(\d+)(?:-(\d+))?$/.exec(path);
+  if (!m || existsSync(path)) return { file: path };
+  return { file: m[1]!, members: { first: Number(m[2]), last: Number(m[3] ?? m[2]) } };
+}
+
+const rangeText = ({ first, last }: MemberRange) => (first === last ? `#${first}` : `#${first}-${last}`);
 
 const SOLUTIONS_NAME = /solutions?\.txt$/i;
 const SKIPPED_NAMES = /^(readme|license|licence|copying|notice|authors|changelog)(\.|$)/i;
@@ -154,7 +162,7 @@ function realPathOf(file: string): string {
 }
 
 /** Loads one file (or one member of it); problems are returned, never thrown. */
-function loadFile(file: string, member: number | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
+function loadFile(file: string, members: MemberRange | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const shown = displayPath(file);
   const real = realPathOf(file);
   const errors: InputError[] = [];
@@ -181,14 +189,15 @@ function loadFile(file: string, member: number | undefined, options: LoadOptions
     const raws = readRawPuzzles(text, shown, solutions ? { format, solutions } : { format });
     if (raws.length === 0) throw new InputError(shown, 0, 'no puzzle found');
     const many = raws.length > 1;
-    if (member !== undefined && (member < 1 || member > raws.length)) {
+    if (members !== undefined && (members.first < 1 || members.last > raws.length || members.first > members.last)) {
       // A file none of whose puzzles reads is better described by what is wrong with it.
       const problems = problemsIfNoneBuilds(raws, options);
       if (problems) throw new InputErrors(problems);
-      throw new InputError(shown, 0, `no puzzle #${member}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+      const what = members.first > members.last ? `puzzles ${rangeText(members)} (an empty range)` : `puzzle ${rangeText(members)}`;
+      throw new InputError(shown, 0, `no ${what}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
     }
     raws.forEach((raw, k) => {
-      if (member !== undefined && k !== member - 1) return;
+      if (members !== undefined && (k < members.first - 1 || k > members.last - 1)) return;
       const key = `${real}#${k + 1}`;
       if (loaded.has(key)) return;
       loaded.add(key);
@@ -228,14 +237,14 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): InputErr
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
 function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
-  const { file, member } = splitMemberPath(path);
+  const { file, members } = splitMemberPath(path);
   let isDirectory = false;
   try {
-    isDirectory = member === undefined && statSync(file).isDirectory();
+    isDirectory = members === undefined && statSync(file).isDirectory();
   } catch {
     // Missing paths are reported by loadFile as unreadable.
   }
-  if (!isDirectory) return loadFile(file, member, options, loaded);
+  if (!isDirectory) return loadFile(file, members, options, loaded);
   const result: FileResult = { puzzles: [], errors: [] };
   const files = listPuzzleFiles(file, result.errors);
   if (files.length === 0 && result.errors.length === 0)

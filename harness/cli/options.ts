@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 import { expandStrategyList, isModuleSpecifier, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
@@ -46,6 +47,19 @@ export function collectParam(
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */
 export const maxSizeOption = (defaultText = String(DEFAULT_MAX_SIZE)) =>
   new Option('--max-size <n>', `largest accepted width or height (default ${defaultText})`).argParser(positiveInt('--max-size'));
+
+/** `--suite`, on every command that runs over puzzles: a named puzzle set from corpus/suites/. */
+export const suiteOption = () => new Option('--suite <name>', `a named puzzle set (${suiteNames().join(', ')}; see corpus/suites/), added to the paths`);
+
+/** The paths a command runs over: those given, then the suite's; an unknown suite is a usage error. */
+export function pathsWithSuite(paths: string[], suite: string | undefined): string[] {
+  if (suite === undefined) return paths;
+  try {
+    return [...paths, ...suitePaths(suite)];
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 /** The loader options a command's `--max-size` gives. */
 export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSize !== undefined ? { maxSize: o.maxSize } : {});

@@ -89,6 +89,16 @@ describe('FILE#N addressing', () => {
     expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.nonpack#0'))).toEqual([
       ['test/fixtures/formats/sample.nonpack', 0, 'no puzzle #0: the file holds 3 puzzles'],
     ]);
+    expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.nonpack#2-4'))).toEqual([
+      ['test/fixtures/formats/sample.nonpack', 0, 'no puzzle #2-4: the file holds 3 puzzles'],
+    ]);
+    expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.nonpack#3-2'))).toEqual([
+      ['test/fixtures/formats/sample.nonpack', 0, 'no puzzles #3-2 (an empty range): the file holds 3 puzzles'],
+    ]);
+    expect(loadPuzzles('test/fixtures/formats/sample.nonpack#2-3').map((p) => p.meta.source)).toEqual([
+      'test/fixtures/formats/sample.nonpack#2',
+      'test/fixtures/formats/sample.nonpack#3',
+    ]);
     expect(problemsOf(() => loadPuzzle('test/fixtures/formats/sample.nonpack'))).toEqual([
       ['test/fixtures/formats/sample.nonpack', 0, 'holds 3 puzzles; name one as FILE#N'],
     ]);
@@ -107,7 +117,8 @@ describe('FILE#N addressing', () => {
     const odd = join(tmp, 'odd#2');
     writeFileSync(odd, readFileSync('test/fixtures/formats/sample.non'));
     expect(splitMemberPath(odd)).toEqual({ file: odd });
-    expect(splitMemberPath('a.nonpack#12')).toEqual({ file: 'a.nonpack', member: 12 });
+    expect(splitMemberPath('a.nonpack#12')).toEqual({ file: 'a.nonpack', members: { first: 12, last: 12 } });
+    expect(splitMemberPath('a.txt#3-40')).toEqual({ file: 'a.txt', members: { first: 3, last: 40 } });
     expect(loadPuzzle(odd).width).toBe(4);
   });
 });

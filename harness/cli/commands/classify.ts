@@ -16,7 +16,7 @@ import {
 import { writeCsv } from '../../results/csv.js';
 import { ensureDir } from '../../io/output-path.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber } from '../options.js';
+import { maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, suiteOption } from '../options.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
@@ -34,6 +34,7 @@ interface ClassifyCommandOptions {
   show?: boolean;
   quiet?: boolean;
   maxSize?: number;
+  suite?: string;
 }
 
 /** Parses `--only`: one class or a comma-separated list. */
@@ -159,6 +160,7 @@ export function registerClassify(program: Command): void {
     .option('--only <classes>', `list only puzzles of these classes (comma-separated: ${PUZZLE_CLASSES.join(', ')}); the CSV too`, parseClassList)
     .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ')
     .option('--show', `print those pictures in the terminal (automatic for up to ${SHOW_AUTOMATICALLY} listed puzzles)`)
+    .addOption(suiteOption())
     .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o: ClassifyCommandOptions) => {
@@ -166,7 +168,7 @@ export function registerClassify(program: Command): void {
       // A bad --svg is found before the (possibly long) classification, not after it.
       if (o.svg) ensureDir(o.svg);
       const run = await classifyCorpus({
-        paths,
+        paths: pathsWithSuite(paths, o.suite),
         timeoutS: o.timeout,
         workers: o.workers,
         memoryMb: o.memory,

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
-import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt } from '../options.js';
+import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
 import { parseConfigList } from '../../run/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
@@ -23,12 +23,13 @@ export function registerRun(program: Command): void {
     .option('--shard-count <n>', 'with --shard auto: the number of slices (a Kubernetes indexed Job\'s completions; overrides Slurm\'s count)', positiveInt('--shard-count'))
     .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .addOption(suiteOption())
     .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o) => {
       if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
       const result = await runCorpus({
-        paths,
+        paths: pathsWithSuite(paths, o.suite),
         strategies: parseConfigList(o.strategies),
         repeat: o.repeat,
         warmup: o.warmup,
