@@ -50,6 +50,8 @@ export interface RunRow extends RunEnvironment {
   warmup: number;
   memory_mb: number;
   params: string;
+  /** The benchmark definition file the run came from, with a hash of its text (`FILE@HASH`); empty without one. */
+  definition: string;
   extra: string;
   error: string;
 }
@@ -91,6 +93,7 @@ export const RUN_COLUMNS = [
   'warmup',
   'memory_mb',
   'params',
+  'definition',
   'extra',
   'error',
 ] as const satisfies readonly RunColumn[];
@@ -109,7 +112,7 @@ export type Judged = Pick<
 >;
 
 /** What every row of one run shares. */
-export type RunFields = RunEnvironment & Pick<RunRow, 'timeout_s' | 'max_solutions' | 'workers' | 'warmup' | 'memory_mb'>;
+export type RunFields = RunEnvironment & Pick<RunRow, 'timeout_s' | 'max_solutions' | 'workers' | 'warmup' | 'memory_mb' | 'definition'>;
 
 /** What identifies a task's row. */
 export interface RowTask {

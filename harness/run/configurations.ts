@@ -56,6 +56,15 @@ export function parseConfigItem(item: string): ConfigSpec {
   return parsed;
 }
 
+/** A configuration from its parts; without a name it is named like the item `STRATEGY:KEY=VALUE…` would be. */
+export function configSpec(strategy: string, params: Params = {}, name?: string): ConfigSpec {
+  const spec: ParsedItem = { strategy, params };
+  if (name !== undefined) spec.name = name;
+  const written = Object.entries(params).map(([k, v]) => `:${k}=${v}`).join('');
+  if (written !== '') spec[PARAMS_WRITTEN] = written;
+  return spec;
+}
+
 /** A whole `--strategies` list: comma-separated items, `all` standing for every built-in strategy. */
 export function parseConfigList(list: string): ConfigSpec[] {
   const items = list

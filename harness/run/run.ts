@@ -37,6 +37,8 @@ export interface RunOptions {
   quiet: boolean;
   /** Parameters given to every configuration whose strategy declares them (a plugin declaring none gets all); a configuration's own values win. */
   params?: Params;
+  /** The benchmark definition the run came from, as recorded (`FILE@HASH`). */
+  definition?: string;
   /** Where progress, load errors and the summary go (stderr by default). */
   log?: NodeJS.WriteStream;
 }
@@ -116,6 +118,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     workers: options.workers,
     warmup: options.warmup,
     memory_mb: options.memoryMb,
+    definition: options.definition ?? '',
   };
   const paramsText = new Map(configs.map((c) => [c, Object.keys(c.params).length > 0 ? JSON.stringify(c.params) : '']));
 

@@ -29,6 +29,7 @@ const RUN: RunFields = {
   workers: 1,
   warmup: 0,
   memory_mb: 256,
+  definition: '',
 };
 
 describe('the run row', () => {

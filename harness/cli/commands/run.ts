@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { loadDefinition } from '../../run/definition.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
 import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
@@ -23,20 +24,27 @@ export function registerRun(program: Command): void {
     .option('--shard-count <n>', 'with --shard auto: the number of slices (a Kubernetes indexed Job\'s completions; overrides Slurm\'s count)', positiveInt('--shard-count'))
     .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
+    .option('--config <file>', 'a benchmark definition (YAML or JSON): puzzles, configurations, settings; options given here override it')
     .addOption(suiteOption())
     .addOption(maxSizeOption())
     .option('-q, --quiet', 'no progress output')
-    .action(async (paths: string[], o) => {
+    .action(async (paths: string[], o, command: Command) => {
       if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
+      const def = o.config !== undefined ? loadDefinition(o.config) : undefined;
+      // An option given on the command line wins over the definition, which wins over the defaults.
+      const given = (name: string) => command.getOptionValueSource(name) === 'cli';
+      const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);
+      const puzzlePaths = paths.length > 0 || o.suite !== undefined || !def ? pathsWithSuite(paths, o.suite) : def.paths;
       const result = await runCorpus({
-        paths: pathsWithSuite(paths, o.suite),
-        strategies: parseConfigList(o.strategies),
-        repeat: o.repeat,
-        warmup: o.warmup,
-        timeoutS: o.timeout,
-        memoryMb: o.memory,
-        workers: o.workers,
-        maxSolutions: o.maxSolutions,
+        paths: puzzlePaths,
+        strategies: def && !given('strategies') ? def.configurations : parseConfigList(o.strategies),
+        repeat: setting('repeat', def?.settings.repeat),
+        warmup: setting('warmup', def?.settings.warmup),
+        timeoutS: setting('timeout', def?.settings.timeout),
+        memoryMb: setting('memory', def?.settings.memory),
+        workers: setting('workers', def?.settings.workers),
+        maxSolutions: setting('maxSolutions', def?.settings.maxSolutions),
+        ...(def ? { definition: def.recorded } : {}),
         out: o.out ?? defaultRunsPath(''),
         ...(o.shard ? { shard: parseShard(o.shard, process.env, o.shardCount) } : {}),
         ...(o.resume ? { resume: o.resume } : {}),

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { globSync } from 'tinyglobby';
+import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { z } from 'zod';
+import { InputError, InputErrors } from '../../corpus/errors.js';
+import { displayPath, splitMemberPath } from '../../corpus/load.js';
+import { suiteNames, suitePaths } from '../../corpus/suites.js';
+import { strategyNames } from '../../solvers/strategies/registry.js';
+import { readInput } from '../io/read-input.js';
+import { configSpec, type ConfigSpec } from './configurations.js';
+
+/**
+ * A benchmark definition file (`run --config FILE`, YAML or JSON): the puzzles, the configurations
+ * and the run's settings, checked against a schema so that a typo is an error at its line, not a
+ * setting silently left at its default.
+ */
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+const configuration = z
+  .object({
+    name: z.string().min(1).optional(),
+    /** A built-in strategy's name. */
+    strategy: z.string().min(1).optional(),
+    /** A plugin module's path, relative to the definition file. */
+    module: z.string().min(1).optional(),
+    params: z.record(z.string(), scalar).optional(),
+  })
+  .strict()
+  .refine((c) => (c.strategy === undefined) !== (c.module === undefined), { message: 'give either strategy (a built-in) or module (a plugin)' });
+
+const definitionSchema = z
+  .object({
+    puzzles: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    configurations: z.array(configuration).min(1),
+    timeout: z.number().min(0).optional(),
+    memory: z.number().int().min(16).optional(),
+    maxSolutions: z.number().int().min(1).optional(),
+    repeat: z.number().int().min(1).optional(),
+    warmup: z.number().int().min(0).optional(),
+    workers: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export type DefinitionSettings = Pick<z.infer<typeof definitionSchema>, 'timeout' | 'memory' | 'maxSolutions' | 'repeat' | 'warmup' | 'workers'>;
+
+export interface Definition {
+  /** Puzzle paths, absolute: globs expanded, suite names replaced by their paths; none when the file names none. */
+  paths: string[];
+  configurations: ConfigSpec[];
+  settings: DefinitionSettings;
+  /** What the run records of it (the `definition` column): the file as given and a hash of its text. */
+  recorded: string;
+}
+
+const GLOB = /[*?[\]{}]/;
+
+/** The line of the node at `path` in the document, or of the nearest node above it that exists. */
+function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: readonly PropertyKey[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return 1;
+}
+
+/** A puzzles entry as paths: a suite name, a glob (sorted matches), or a path (`#N` / `#A-B` kept). */
+function expandPuzzles(entry: string, base: string, file: string, line: number): string[] {
+  if (/^[\w-]+$/.test(entry) && !existsSync(resolve(base, entry)) && suiteNames().includes(entry)) return suitePaths(entry);
+  if (GLOB.test(entry)) {
+    const matches = globSync(entry, { cwd: base, absolute: true, onlyFiles: false, expandDirectories: false }).sort();
+    if (matches.length === 0) throw new InputError(file, line, `puzzles: no file matches ${JSON.stringify(entry)}`);
+    return matches;
+  }
+  const { file: path } = splitMemberPath(entry);
+  return [isAbsolute(path) ? entry : resolve(base, entry.slice(0, path.length)) + entry.slice(path.length)];
+}
+
+/** Reads and checks a definition file; every problem is an InputError at its line. */
+export function loadDefinition(file: string): Definition {
+  const shown = displayPath(file);
+  const text = readInput(file);
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
+  if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, e.linePos?.[0]?.line ?? 1, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
+  // A key given twice would silently take one of the values: report it at the second.
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          const at = isScalar(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]).line : 1;
+          throw new InputError(shown, at, `${String(key)} is given twice`);
+        }
+        seen.add(key);
+      }
+    },
+  });
+  const parsed = definitionSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    throw new InputErrors(
+      parsed.error.issues.map((issue) => {
+        const keys = 'keys' in issue && Array.isArray(issue.keys) ? (issue.keys as string[]) : [];
+        const path = keys.length > 0 ? [...issue.path, keys[0]!] : issue.path;
+        const where = path.length > 0 ? `${path.map(String).join('.')}: ` : '';
+        return new InputError(shown, lineOf(doc, counter, path), `${where}${issue.message}`);
+      }),
+    );
+  }
+  const def = parsed.data;
+  const base = dirname(resolve(file));
+  const entries = def.puzzles === undefined ? [] : typeof def.puzzles === 'string' ? [def.puzzles] : def.puzzles;
+  const paths = entries.flatMap((entry, i) => expandPuzzles(entry, base, shown, lineOf(doc, counter, typeof def.puzzles === 'string' ? ['puzzles'] : ['puzzles', i])));
+  def.configurations.forEach((c, i) => {
+    if (c.strategy !== undefined && !strategyNames().includes(c.strategy))
+      throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(c.strategy)} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);
+  });
+  const configurations = def.configurations.map((c) => configSpec(c.strategy ?? resolve(base, c.module!), c.params, c.name));
+  const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return { paths, configurations, settings, recorded: `${shown}@${hash}` };
+}

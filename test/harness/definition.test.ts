@@ -1,0 +1,80 @@
+import { readFileSync, writeFileSync, cpSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const dir = tempDirs('definition');
+requireBuiltCli();
+
+/** A folder with puzzles beside the definition, which names them relatively. */
+function workspace(definition: string, name = 'bench.yaml'): { d: string; file: string } {
+  const d = dir();
+  cpSync('test/fixtures/harness/tiny.json', join(d, 'puzzles', 'tiny.json'), { recursive: true });
+  cpSync('test/fixtures/formats/sample.non', join(d, 'puzzles', 'one.non'));
+  const file = join(d, name);
+  writeFileSync(file, definition);
+  return { d, file };
+}
+
+const rowsOf = (file: string) => parseCsv(readFileSync(file, 'utf8')).records.sort((a, b) => Number(a.task) - Number(b.task));
+
+describe('run --config', () => {
+  it('runs the puzzles, configurations and settings a YAML definition gives, and records it', () => {
+    const { d, file } = workspace(`# two puzzles, three configurations
+puzzles:
+  - "puzzles/*.non"
+  - puzzles/tiny.json#2-3
+configurations:
+  - strategy: sat
+  - { name: auto, strategy: sat, params: { encoding: automaton } }
+  - module: ${resolve('test/fixtures/harness/declared-params.mjs')}
+    params: { tries: 5 }
+timeout: 7
+repeat: 2
+`);
+    const out = join(d, 'run.csv');
+    const r = runCli('run', '--config', file, '--out', out, '--quiet', '--repeat', '1');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(9); // 3 puzzles × 3 configurations × 1 repetition (the command line wins)
+    expect([...new Set(rows.map((row) => row.config))]).toEqual(['sat', 'auto', 'declared:tries=5']);
+    expect(new Set(rows.map((row) => row.timeout_s))).toEqual(new Set(['7']));
+    expect(rows.every((row) => row.verified === 'true')).toBe(true);
+    expect(rows[0]!.definition).toMatch(/bench\.yaml@[0-9a-f]{12}$/);
+    expect(JSON.parse(rows.find((row) => row.config === 'auto')!.params!).encoding).toBe('automaton');
+  });
+
+  it("reads JSON too, and command-line paths and strategies replace the file's", () => {
+    const { d, file } = workspace(JSON.stringify({ puzzles: 'puzzles/one.non', configurations: [{ strategy: 'overlap' }], repeat: 2 }), 'bench.json');
+    const out = join(d, 'run.csv');
+    expect(runCli('run', '--config', file, '--out', out, '--quiet').code).toBe(0);
+    expect(rowsOf(out).map((row) => [row.config, row.rep])).toEqual([['overlap', '1'], ['overlap', '2']]);
+    const other = join(d, 'other.csv');
+    expect(runCli('run', '--config', file, 'test/fixtures/harness/tiny.json#1', '--strategies', 'sat', '--out', other, '--quiet').code).toBe(0);
+    expect(rowsOf(other).map((row) => [row.config, row.puzzle_path])).toEqual([['sat', 'test/fixtures/harness/tiny.json#1'], ['sat', 'test/fixtures/harness/tiny.json#1']]);
+  });
+
+  it('reports a bad definition at its line, writes nothing and exits 2', () => {
+    const cases: [string, string][] = [
+      ['configurations:\n  - strategy: sat\ntimout: 5\n', ':3: timout: Unrecognized key: "timout"'],
+      ['configurations:\n  - strategy: sat\nrepeat: two\n', ':3: repeat: Invalid input: expected number, received string'],
+      ['configurations:\n  - strategy: sat\n    params: [1]\n', ':3: configurations.0.params: Invalid input'],
+      ['configurations:\n  - strategy: satt\n', ':2: configurations.0.strategy: unknown strategy "satt"'],
+      ['configurations:\n  - { strategy: sat, module: ./x.mjs }\n', ':2: configurations.0: give either strategy (a built-in) or module (a plugin)'],
+      ['puzzles:\n  - "nothing/*.non"\nconfigurations:\n  - strategy: sat\n', ':2: puzzles: no file matches "nothing/*.non"'],
+      ['configurations:\n  - strategy: sat\nrepeat: 1\nrepeat: 2\n', ':4: repeat is given twice'],
+      ['configurations: []\n', ':1: configurations: Too small'],
+    ];
+    for (const [text, message] of cases) {
+      const { d, file } = workspace(text);
+      const out = join(d, 'run.csv');
+      const r = runCli('run', '--config', file, '--out', out, '--quiet');
+      expect(r.code, text).toBe(2);
+      expect(r.err.split('\n')[0], text).toContain(`bench.yaml${message}`);
+      expect(() => readFileSync(out)).toThrow();
+    }
+  });
+});
