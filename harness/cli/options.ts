@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
-import { expandStrategyList, isModuleSpecifier, strategyNames } from '../../solvers/strategies/registry.js';
+import { isModuleSpecifier, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
 
 // commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint).
@@ -64,17 +64,7 @@ export function pathsWithSuite(paths: string[], suite: string | undefined): stri
 /** The loader options a command's `--max-size` gives. */
 export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSize !== undefined ? { maxSize: o.maxSize } : {});
 
-/**
- * A `--strategies` list (`all` expands to the built-ins) with every name checked before anything runs:
- * an unknown built-in name is a usage error; module paths are loaded (and checked) later.
- */
-export function strategySpecs(list: string): string[] {
-  const specs = expandStrategyList(list);
-  if (specs.length === 0) throw new UsageError('--strategies names no strategy');
-  return specs.map(strategySpec);
-}
-
-/** One strategy name or module path (`solve --strategy`), checked like each of strategySpecs'. */
+/** One strategy name or module path (`solve --strategy`): an unknown built-in name is a usage error. */
 export function strategySpec(spec: string): string {
   if (!isModuleSpecifier(spec) && !strategyNames().includes(spec))
     throw new UsageError(`unknown strategy "${spec}" (known: ${strategyNames().join(', ')}; or give a module path)`);

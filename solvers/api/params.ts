@@ -61,7 +61,7 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
 }
 
 /** The parameters a strategy declares, in one line: `name (allowed, default …)`. */
-export function paramsSummary(specs: readonly ParamSpec[]): string {
+function paramsSummary(specs: readonly ParamSpec[]): string {
   return specs.map((s) => `${s.name} (${allowedText(s)})`).join(', ');
 }
 

@@ -89,7 +89,7 @@ export class BranchChooser {
  * With `rng`, ties are broken at random and `first` picks a random unknown cell. `density` needs
  * scratch space: this function allocates it on every call, BranchChooser keeps it.
  */
-export function chooseBranchCell(prop: Propagator, heuristic: BranchHeuristic, rng: Rng | null = null): number {
+function chooseBranchCell(prop: Propagator, heuristic: BranchHeuristic, rng: Rng | null = null): number {
   if (heuristic === 'density') return new BranchChooser(prop).choose('density', rng);
   const { grid, width, height, unknownInLine } = prop;
   if (heuristic === 'first' && rng === null) return grid.indexOf(UNKNOWN);

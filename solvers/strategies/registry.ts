@@ -46,12 +46,3 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   if (!candidate) throw new Error(`${nameOrPath}: module exports no strategy (default or "strategy" export with name and solve)`);
   return candidate;
 }
-
-/** Expands a `--strategies` list: comma-separated names or paths, or `all` for every built-in one. */
-export function expandStrategyList(list: string): string[] {
-  const items = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return items.flatMap((s) => (s === 'all' ? strategyNames() : [s]));
-}

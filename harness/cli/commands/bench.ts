@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../../bench/micro.js';
 import { writeCsv } from '../../results/csv.js';
-import { positiveInt, strategySpecs } from '../options.js';
+import { positiveInt } from '../options.js';
+import { parseConfigList } from '../../run/configurations.js';
+import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerBench(program: Command): void {
@@ -13,7 +15,10 @@ export function registerBench(program: Command): void {
     .option('--time <ms>', 'time budget per benchmark in ms', positiveInt('--time'), 500)
     .option('--out <file>', 'CSV to write (default: reports/runs/bench-<timestamp>.csv)')
     .action(async (o) => {
-      const strategies = await Promise.all(strategySpecs(o.strategies).map((s) => loadStrategy(s)));
+      const items = parseConfigList(o.strategies);
+      if (items.some((c) => c.name !== undefined || Object.keys(c.params ?? {}).length > 0))
+        throw new UsageError('bench measures strategies with their defaults: give names or module paths, without parameters');
+      const strategies = await Promise.all(items.map((c) => loadStrategy(c.strategy)));
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
       const out = o.out ?? defaultRunsPath('bench-');
