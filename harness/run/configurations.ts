@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
+import { probePlugin } from './plugin-probe.js';
 
 /**
  * A configuration: a strategy with parameter values, under a name unique in its run. Any number of
@@ -81,21 +82,42 @@ export function parseConfigList(list: string): ConfigSpec[] {
  * A bad value, a name no configuration's strategy declares, or a name used twice is refused
  * before anything runs.
  */
-export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}): Promise<Configuration[]> {
+export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}, importLimitMs = Infinity): Promise<Configuration[]> {
   const configs: Configuration[] = [];
   const claimed = new Set<string>();
   for (const raw of specs) {
     const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
-    const spec = isModuleSpecifier(item.strategy) ? resolve(item.strategy) : item.strategy;
-    const strategy = await loadStrategy(spec);
-    const declared = strategy.params?.map((p) => p.name);
-    const takes = (k: string) => !declared || declared.includes(k);
-    for (const k of Object.keys(given)) if (takes(k)) claimed.add(k);
-    const own = { ...Object.fromEntries(Object.entries(given).filter(([k]) => takes(k))), ...item.params };
-    const name = item.name ?? `${strategy.name}${item[PARAMS_WRITTEN] ?? ''}`;
+    const own = item.params ?? {};
+    let strategyName: string;
+    let params: Params;
+    let spec = item.strategy;
+    if (isModuleSpecifier(item.strategy)) {
+      // A plugin is imported in a thread of its own: one that never finishes loading gives timeout rows, not a hung run.
+      spec = resolve(item.strategy);
+      const probe = await probePlugin(spec, given, own, importLimitMs);
+      if (probe.kind === 'load') throw new Error(probe.message);
+      if (probe.kind === 'param') throw new ParamError(probe.message);
+      if (probe.kind === 'timeout') {
+        strategyName = basename(spec);
+        params = { ...given, ...own };
+        for (const k of Object.keys(given)) claimed.add(k);
+      } else {
+        strategyName = probe.name;
+        params = probe.params;
+        for (const k of probe.takes) claimed.add(k);
+      }
+    } else {
+      const strategy = await loadStrategy(spec);
+      const declared = strategy.params?.map((p) => p.name) ?? [];
+      const shared = Object.keys(given).filter((k) => declared.includes(k));
+      for (const k of shared) claimed.add(k);
+      strategyName = strategy.name;
+      params = strategyParams(strategy, { ...Object.fromEntries(shared.map((k) => [k, given[k]!])), ...own });
+    }
+    const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
     if (configs.some((c) => c.name === name))
       throw new UsageError(`configuration "${name}" is listed twice (give one of them a name: NAME=${item.strategy}…)`);
-    configs.push({ name, spec, strategy: strategy.name, params: strategyParams(strategy, own) });
+    configs.push({ name, spec, strategy: strategyName, params });
   }
   const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
   if (unclaimed.length > 0) {

@@ -10,7 +10,7 @@ import { CsvAppender, readCsvInput } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, taskKey, type RunFields, type RunRecord } from '../results/row.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
-import { SolverPool } from './pool.js';
+import { SolverPool, taskLimitMs } from './pool.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
@@ -93,7 +93,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
 
-  const configs = await resolveConfigurations(options.strategies, options.params);
+  const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
   let tasks = buildTasks(puzzles, configs, options.repeat);
   if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
   const out = options.resume ?? options.out;

@@ -60,3 +60,20 @@ describe("the plugin API ('nonobench')", () => {
     expect(r.err).toContain('typed-plugin.ts: a TypeScript plugin must be compiled to JavaScript first');
   });
 });
+
+describe('plugin modules are imported only in threads of their own', () => {
+  it('one that loops forever at import time gives timeout rows, not a hung run', () => {
+    const out = join(dir(), 'loop.csv');
+    const started = performance.now();
+    const r = runCli('run', 'test/fixtures/harness/tiny.json#1', 'test/fixtures/harness/tiny.json#2', '--strategies', 'test/fixtures/harness/loop-at-import.mjs,overlap', '--timeout', '0.4', '--workers', '1', '--out', out, '--quiet');
+    expect(r.code).toBe(0);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    const rows = parseCsv(readFileSync(out, 'utf8')).records;
+    const looping = rows.filter((row) => row.strategy === 'loop-at-import.mjs');
+    expect(looping.map((row) => [row.status, row.error])).toEqual([
+      ['timeout', 'stopped at the hard time limit'],
+      ['timeout', 'stopped at the hard time limit'],
+    ]);
+    expect(rows.filter((row) => row.strategy === 'overlap').map((row) => row.status)).toEqual(['unique', 'unique']);
+  });
+});

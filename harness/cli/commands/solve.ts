@@ -3,11 +3,12 @@ import { countKnown, describeViolation, gridToRows, verifyGrid } from '../../../
 import { loadPuzzle } from '../../../corpus/load.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
-import { strategyParams, type Params } from '../../../solvers/api/params.js';
+import type { Params } from '../../../solvers/api/params.js';
 import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
 import { checkAnswer, malformed } from '../../results/verify.js';
-import { hardLimitMs, SolverPool } from '../../run/pool.js';
+import { hardLimitMs, SolverPool, taskLimitMs } from '../../run/pool.js';
+import { resolveConfigurations } from '../../run/configurations.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
 import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
@@ -89,18 +90,19 @@ export function registerSolve(program: Command): void {
     .addOption(maxSizeOption())
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const strategy = await loadStrategy(strategySpec(opts.strategy));
-      // Checked here, so that a misspelt or bad parameter is a usage error, not a failed solve.
-      const params = strategyParams(strategy, opts.param);
+      // Parameters are checked before solving, so that a misspelt or bad one is a usage error, not a failed solve.
+      const [config] = await resolveConfigurations([{ strategy: strategySpec(opts.strategy), params: opts.param ?? {} }], {}, taskLimitMs(opts.timeout * 1000, 0));
+      const { params } = config!;
       let result: SolveResult;
       let timeMs: number;
       if (opts.timeout > 0) {
         // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
-        const solved = await solveOnWorker(puzzle, opts, strategy.name, params);
+        const solved = await solveOnWorker(puzzle, opts, config!.strategy, params);
         result = solved.result;
         timeMs = solved.timeMs;
       } else {
         // No limit: in this thread.
+        const strategy = await loadStrategy(config!.spec);
         const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
         const started = performance.now();
         try {
@@ -126,7 +128,7 @@ export function registerSolve(program: Command): void {
       const cellsResolved = countKnown(result.grid);
       const solutionsFound = result.solutions.length;
       if (opts.json) {
-        const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: strategy.name };
+        const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config!.strategy };
         out.status = result.status;
         out.cellsResolved = cellsResolved;
         for (const f of METRIC_FIELDS) out[f] = metrics[f];
@@ -141,7 +143,7 @@ export function registerSolve(program: Command): void {
       }
 
       const color = !!process.stdout.isTTY;
-      const lines: string[] = [`${puzzleLabel(puzzle)} (${width}×${height}) with ${strategy.name}`, ''];
+      const lines: string[] = [`${puzzleLabel(puzzle)} (${width}×${height}) with ${config!.strategy}`, ''];
       lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
       if (second && mark) {
         lines.push('second solution (marked cells differ from the first):', '');

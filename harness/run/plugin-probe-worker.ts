@@ -1,0 +1,24 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { strategyParams, type Params } from '../../solvers/api/params.js';
+import { loadStrategy } from '../../solvers/strategies/registry.js';
+
+/**
+ * Runs in a thread of its own: imports a plugin module, then answers with its name, the parameters
+ * it would run with (resolved against its declaration) and the shared ones it takes, or with why it
+ * cannot run.
+ */
+const { spec, shared, own } = workerData as { spec: string; shared: Params; own: Params };
+try {
+  const strategy = await loadStrategy(spec);
+  try {
+    // Shared parameters go to a strategy that declares them (all of them to one that declares none).
+    const declared = strategy.params?.map((p) => p.name);
+    const takes = Object.keys(shared).filter((k) => !declared || declared.includes(k));
+    const given = { ...Object.fromEntries(takes.map((k) => [k, shared[k]!])), ...own };
+    parentPort!.postMessage({ kind: 'ok', name: strategy.name, params: strategyParams(strategy, given), takes });
+  } catch (err) {
+    parentPort!.postMessage({ kind: 'param', message: err instanceof Error ? err.message : String(err) });
+  }
+} catch (err) {
+  parentPort!.postMessage({ kind: 'load', message: err instanceof Error ? err.message : String(err) });
+}
