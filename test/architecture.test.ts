@@ -41,11 +41,13 @@ const MAY_IMPORT: Record<string, string[]> = {
   'solvers/strategies': ['corpus', 'solvers/api', 'solvers/common', 'solvers/line', 'solvers/propagation', 'solvers/search', 'solvers/sat/engine', 'solvers/sat/encodings', 'solvers/sat/dimacs'],
   'harness/io': ['corpus'],
   'harness/results': ['corpus', 'solvers/api', 'harness/io'],
-  'harness/run': ['corpus', 'solvers/api', 'solvers/strategies', 'harness/io', 'harness/results'],
-  'harness/bench': ['corpus', 'solvers/api', 'solvers/line', 'harness/io', 'harness/run'],
+  'harness/external': ['corpus', 'solvers/api', 'solvers/sat/dimacs', 'solvers/sat/encodings', 'harness/io', 'harness/results'],
+  'harness/config': ['corpus', 'solvers/api', 'solvers/strategies', 'solvers/sat/encodings', 'harness/io', 'harness/external'],
+  'harness/run': ['corpus', 'solvers/api', 'solvers/strategies', 'harness/io', 'harness/results', 'harness/external', 'harness/config'],
+  'harness/bench': ['corpus', 'solvers/api', 'solvers/line', 'harness/io', 'harness/config', 'harness/run'],
 };
 const SOLVERS = Object.keys(MAY_IMPORT).filter((j) => j.startsWith('solvers/'));
-const BELOW_CLI = [...SOLVERS, 'corpus', 'harness/io', 'harness/results', 'harness/run'];
+const BELOW_CLI = [...SOLVERS, 'corpus', 'harness/io', 'harness/results', 'harness/external', 'harness/config', 'harness/run'];
 Object.assign(MAY_IMPORT, {
   'harness/compare': BELOW_CLI,
   'harness/report': [...BELOW_CLI, 'harness/compare'],

@@ -5,11 +5,11 @@ import { buildPuzzles, type LoadOptions, type RawPuzzle } from '../validate.js';
 import { readJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
 import { readNon, writeNon, writeNonBundle } from './non.js';
 import { looksLikeTournament, readTournament } from './tournament.js';
-import { readWebpbnXml } from './xml.js';
+import { readWebpbnXml, writeWebpbnXml, writeWebpbnXmlBundle } from './xml.js';
 
-/** The formats nonobench reads; `non` and `json` are also written. */
+/** The formats nonobench reads; `non`, `json` and `xml` are also written. */
 export type PuzzleFormat = 'non' | 'xml' | 'json' | 'tournament';
-export type WritableFormat = 'non' | 'json';
+export type WritableFormat = 'non' | 'json' | 'xml';
 
 export const PUZZLE_EXTENSIONS = ['.non', '.nonpack', '.xml', '.json', '.txt'] as const;
 
@@ -84,16 +84,18 @@ export function writableFormatOf(file: string): WritableFormat | undefined {
   const ext = extname(file).toLowerCase();
   if (ext === '.non' || ext === '.nonpack') return 'non';
   if (ext === '.json') return 'json';
+  if (ext === '.xml') return 'xml';
   return undefined;
 }
 
-/** Writes puzzles in a format: one puzzle as a plain file, several as a bundle (`====`-separated / a JSON array). */
+/** Writes puzzles in a format: one puzzle as a plain file, several as a bundle (`====`-separated / a JSON array / one `<puzzleset>`). */
 export function writePuzzles(puzzles: Puzzle[], format: WritableFormat): string {
+  if (format === 'xml') return puzzles.length === 1 ? writeWebpbnXml(puzzles[0]!) : writeWebpbnXmlBundle(puzzles);
   if (format === 'json') return puzzles.length === 1 ? writeJson(puzzles[0]!) : writeJsonBundle(puzzles);
   return puzzles.length === 1 ? writeNon(puzzles[0]!) : writeNonBundle(puzzles);
 }
 
 export { readNon, parseNon, writeNon, writeNonBundle } from './non.js';
 export { readJsonPuzzles, parseJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
-export { readWebpbnXml, parseWebpbnXml } from './xml.js';
+export { readWebpbnXml, parseWebpbnXml, writeWebpbnXml, writeWebpbnXmlBundle } from './xml.js';
 export { readTournament, parseTournament } from './tournament.js';

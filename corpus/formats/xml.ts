@@ -1,5 +1,6 @@
 import { clip, InputError } from '../errors.js';
-import type { Puzzle } from '../model.js';
+import { FILLED, type Clue, type Puzzle } from '../model.js';
+import { escapeXml } from '../render.js';
 import {
   buildPuzzles,
   problemReporter,
@@ -138,4 +139,80 @@ function readImage(image: XmlElement, blackChar: string, whiteChar: string): Raw
 /** Parses webpbn XML into checked puzzles (throws InputErrors naming file and line). */
 export function parseWebpbnXml(text: string, file: string, options: LoadOptions = {}): Puzzle[] {
   return buildPuzzles(readWebpbnXml(text, file), options);
+}
+
+/**
+ * Characters XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates; U+FFFE and U+FFFF):
+ * they are dropped, since no parser would read the file back.
+ */
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/gu;
+
+const xmlChars = (text: string) => text.replace(NOT_XML_CHAR, '');
+
+/** Text made safe as element content: forbidden characters dropped, XML's five escaped, CR kept as `&#13;` (a parser turns a raw one into LF). */
+const xmlText = (text: string) => escapeXml(xmlChars(text)).replace(/\r/g, '&#13;');
+
+/**
+ * The `<source>` and `<id>` that read back as the catalogue (the reader joins them with a space):
+ * `webpbn.com #1` splits at its first space; a catalogue that would not survive the split goes whole into `<id>`.
+ */
+function catalogueParts(catalogue: string): { source?: string; id: string } {
+  const space = catalogue.indexOf(' ');
+  if (space > 0) {
+    const source = catalogue.slice(0, space);
+    const id = catalogue.slice(space + 1);
+    if (id !== '' && source.trim() === source && id.trim() === id) return { source, id };
+  }
+  return { id: catalogue };
+}
+
+const clueLines = (clues: Clue[]) => clues.map((clue) => `<line>${clue.map((n) => `<count>${n}</count>`).join('')}</line>`);
+
+/** One `<puzzle>` element, as lines. */
+function puzzleLines(puzzle: Puzzle): string[] {
+  const { meta } = puzzle;
+  const out = ['<puzzle type="grid" defaultcolor="white">'];
+  const element = (name: string, value: string | undefined) => {
+    if (value !== undefined) out.push(`<${name}>${xmlText(value)}</${name}>`);
+  };
+  if (meta.catalogue !== undefined) {
+    const { source, id } = catalogueParts(xmlChars(meta.catalogue));
+    element('source', source);
+    element('id', id);
+  }
+  element('title', meta.title);
+  element('author', meta.author);
+  element('copyright', meta.copyright);
+  element('license', meta.license);
+  out.push('<color name="white" char=".">fff</color>', '<color name="black" char="X">000</color>');
+  out.push('<clues type="columns">', ...clueLines(puzzle.columns), '</clues>');
+  out.push('<clues type="rows">', ...clueLines(puzzle.rows), '</clues>');
+  const { goal, width, height } = puzzle;
+  if (goal) {
+    out.push('<solution type="goal">', '<image>');
+    for (let y = 0; y < height; y++) {
+      let row = '';
+      for (let x = 0; x < width; x++) row += goal[y * width + x] === FILLED ? 'X' : '.';
+      out.push(`|${row}|`);
+    }
+    out.push('</image>', '</solution>');
+  }
+  out.push('</puzzle>');
+  return out;
+}
+
+/**
+ * Writes puzzles as webpbn's XML export (what pbnsolve reads): a `<puzzleset>` of `<puzzle type="grid">`
+ * elements with the metadata (`<source>`/`<id>` from the catalogue, `<title>`, `<author>`, `<copyright>`,
+ * `<license>`), black and white `<color>`s, the column then the row `<clues>`, and the goal as a
+ * `<solution type="goal"><image>` of `X`/`.` rows between `|` marks when there is one.
+ */
+export function writeWebpbnXmlBundle(puzzles: Puzzle[]): string {
+  const out = ['<?xml version="1.0"?>', '<puzzleset>', ...puzzles.flatMap(puzzleLines), '</puzzleset>'];
+  return `${out.join('\n')}\n`;
+}
+
+/** Writes one puzzle as webpbn XML (a `<puzzleset>` holding one `<puzzle>`). */
+export function writeWebpbnXml(puzzle: Puzzle): string {
+  return writeWebpbnXmlBundle([puzzle]);
 }

@@ -10,6 +10,7 @@ import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
 import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
 import { formatTable } from '../io/table.js';
+import { thrownMessage } from '../io/thrown.js';
 
 /** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
 function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {
@@ -51,11 +52,34 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
   bench.add('line overlap 30 cells 5 blocks', lineSolveLoop(new OverlapLineSolver(), cases));
   const puzzles = options.puzzles ?? BENCH_PUZZLES.map((p) => loadPuzzle(join(BUNDLED_CORPUS, p)));
   for (const strategy of options.strategies)
-    for (const puzzle of puzzles)
-      bench.add(`${strategy.name} ${puzzle.meta.title ?? puzzle.id} ${puzzle.width}x${puzzle.height}`, () => {
-        strategy.solve(puzzle, { maxSolutions: 2, shouldStop: deadlineAfter(options.solveTimeoutMs) });
-      });
+    for (const puzzle of puzzles) {
+      const name = `${strategy.name} ${puzzle.meta.title ?? puzzle.id} ${puzzle.width}x${puzzle.height}`;
+      const solve = () => strategy.solve(puzzle, { maxSolutions: 2, shouldStop: deadlineAfter(options.solveTimeoutMs) });
+      // One untimed solve first (tinybench's own detection would make it anyway): a strategy that
+      // answers through a Promise is timed until the Promise settles, one that answers at once is
+      // timed synchronously, with no await in its path; a failing one is named before anything is timed.
+      let first: ReturnType<Strategy['solve']>;
+      try {
+        first = solve();
+        if (isThenable(first)) await first;
+      } catch (err) {
+        throw new Error(benchFailure(name, err));
+      }
+      if (isThenable(first))
+        bench.add(name, async () => {
+          await solve();
+        }, { async: true });
+      else
+        bench.add(name, () => {
+          solve();
+        }, { async: false });
+    }
   await bench.run();
+  // A solve that fails only later, while timed, leaves its task errored: one line, not a row without figures.
+  for (const task of bench.tasks) {
+    const r = task.result as { state: string; error?: unknown };
+    if (r.state === 'errored') throw new Error(benchFailure(task.name, r.error));
+  }
   return bench.tasks.map((task) => {
     const r = task.result as { state: string; latency?: { mean: number; p75: number; p99: number; samplesCount: number; rme: number }; throughput?: { mean: number } };
     const l = r.latency;
@@ -73,6 +97,11 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
 }
 
 const round = (x: number) => Number(x.toPrecision(4));
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> =>
+  x !== null && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
+
+const benchFailure = (name: string, err: unknown) => `bench "${name}" failed: ${thrownMessage(err)}`;
 
 export function formatBench(rows: BenchRow[]): string {
   return formatTable(

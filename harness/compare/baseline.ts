@@ -7,7 +7,8 @@ import type { RunColumn } from '../results/row.js';
 import { defaultRunsPath } from '../io/output-path.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
-import type { ConfigSpec } from '../run/configurations.js';
+import { EXTERNAL_STRATEGY, type ConfigSpec } from '../config/configurations.js';
+import type { ExternalSpec } from '../external/spec.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
 
 /** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
@@ -135,6 +136,8 @@ export interface BenchCheckOptions {
   /** Run CSV to write. */
   out: string;
   plugins: string[];
+  /** Run the external solvers' commands the baseline records (refused without it). */
+  allowCommands?: boolean;
   /** Override the baseline's recorded parameters for the strategies that declare them. */
   params?: Params;
   /** Each of these three, when not given, is taken from the baseline, else from the run defaults. */
@@ -179,11 +182,19 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
   const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
-  const specs = await resolveStrategySpecs(config.strategies, plugins, options.baseline);
-  const specOf = new Map(config.strategies.map((name, i) => [name, specs[i]!]));
+  const named = config.strategies.filter((name) => name !== EXTERNAL_STRATEGY);
+  const specs = await resolveStrategySpecs(named, plugins, options.baseline);
+  const specOf = new Map(named.map((name, i) => [name, specs[i]!]));
   // --param overrides what the baseline recorded: recorded values of those names are left out.
   const overridden = new Set(Object.keys(options.params ?? {}));
   const strategies: ConfigSpec[] = config.configurations.map((c) => {
+    // An external solver's params are its recorded settings (command, input, output, …), checked again as it is set up.
+    if (c.strategy === EXTERNAL_STRATEGY) {
+      // A CSV is data: the programs it names run only when the user says so.
+      if (!options.allowCommands)
+        throw new Error(`${options.baseline}: configuration ${c.name} runs the program ${JSON.stringify(c.params?.command ?? '')}: give --allow-commands to rerun it`);
+      return { name: c.name, strategy: EXTERNAL_STRATEGY, external: (c.params ?? {}) as unknown as ExternalSpec };
+    }
     const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)! };
     if (c.params) spec.params = Object.fromEntries(Object.entries(c.params).filter(([k]) => !overridden.has(k)));
     return spec;

@@ -4,6 +4,7 @@
  */
 import type { Puzzle } from '../../corpus/model.js';
 import { SOLVE_STATUSES, type SolveStatus } from '../../solvers/api/types.js';
+import type { ResourceUsage } from './outcome.js';
 
 /** A row's status: a strategy's own, or what the harness found (`wrong`, `error`, `memory`). */
 export type RowStatus = SolveStatus | 'wrong' | 'error' | 'memory';
@@ -31,10 +32,16 @@ export interface RunRow extends RunEnvironment {
   strategy: string;
   /** The configuration's name, unique in a run (the strategy's name when it runs once with its defaults). */
   config: string;
+  /** The plugin module or external program that ran, with a hash of the file (`PATH@HASH`); empty for a built-in. */
+  strategy_file: string;
   rep: number;
   status: RowStatus;
   verified: 'true' | 'false' | '';
   time_ms: number | '';
+  /** CPU time of the solve (user + system): the worker thread's, or an external solver's processes'. */
+  cpu_ms: number | '';
+  /** Peak resident memory of an external solver's largest process, KiB. */
+  peak_rss_kb: number | '';
   calib_ms: number | '';
   cells_total: number;
   cells_resolved: number | '';
@@ -74,10 +81,13 @@ export const RUN_COLUMNS = [
   'height',
   'strategy',
   'config',
+  'strategy_file',
   'rep',
   'status',
   'verified',
   'time_ms',
+  'cpu_ms',
+  'peak_rss_kb',
   'calib_ms',
   'cells_total',
   'cells_resolved',
@@ -120,6 +130,8 @@ export interface RowTask {
   puzzle: Puzzle;
   strategy: string;
   config: string;
+  /** The plugin module or external program, as recorded (see the `strategy_file` column). */
+  strategyFile: string;
   rep: number;
   /** The parameters it ran with, as recorded (see the `params` column). */
   params: string;
@@ -128,7 +140,7 @@ export interface RowTask {
 const thousandths = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The row of a finished task. */
-export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs: number | ''): RunRow {
+export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs: number | '', usage?: ResourceUsage): RunRow {
   const { puzzle } = task;
   const cellsTotal = puzzle.width * puzzle.height;
   // Filled in place rather than spread from three objects: this runs once per task in the thread that feeds the workers.
@@ -141,7 +153,10 @@ export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs:
   row.height = puzzle.height;
   row.strategy = task.strategy;
   row.config = task.config;
+  row.strategy_file = task.strategyFile;
   row.rep = task.rep;
+  row.cpu_ms = usage && usage.cpuMs !== '' ? thousandths(usage.cpuMs) : '';
+  row.peak_rss_kb = usage?.peakRssKb ?? '';
   row.calib_ms = calibMs === '' ? '' : thousandths(calibMs);
   row.cells_total = cellsTotal;
   row.resolved_pct = judged.cells_resolved === '' ? '' : Math.round((1000 * judged.cells_resolved) / cellsTotal) / 10;

@@ -7,7 +7,8 @@ import { ROW_STATUSES, type RowStatus } from './row.js';
 interface StrategyTally {
   statuses: Map<RowStatus, number>;
   times: number[];
-  deadEnds: number;
+  /** Null while no row has reported dead ends (an external solver reports none). */
+  deadEnds: number | null;
 }
 
 export interface StrategySummary {
@@ -16,7 +17,7 @@ export interface StrategySummary {
   statuses: Partial<Record<RowStatus, number>>;
   medianMs: number;
   totalMs: number;
-  deadEnds: number;
+  deadEnds: number | null;
 }
 
 
@@ -30,12 +31,12 @@ export class RunSummary {
   add(strategy: string, status: RowStatus, timeMs: number | '', deadEnds: number | ''): void {
     let t = this.tallies.get(strategy);
     if (!t) {
-      t = { statuses: new Map(), times: [], deadEnds: 0 };
+      t = { statuses: new Map(), times: [], deadEnds: null };
       this.tallies.set(strategy, t);
     }
     t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
     if (timeMs !== '') t.times.push(timeMs);
-    if (deadEnds !== '') t.deadEnds += deadEnds;
+    if (deadEnds !== '') t.deadEnds = (t.deadEnds ?? 0) + deadEnds;
   }
 
   count(status: RowStatus): number {
@@ -70,7 +71,7 @@ export class RunSummary {
       ...used.map((s) => String(r.statuses[s] ?? 0)),
       Number.isNaN(r.medianMs) ? '-' : r.medianMs.toFixed(2),
       (r.totalMs / 1000).toFixed(2),
-      String(r.deadEnds),
+      r.deadEnds === null ? '-' : String(r.deadEnds),
     ]);
     return formatTable(header, body);
   }

@@ -105,11 +105,11 @@ const blankCounters = {
 export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: number): Judged {
   switch (outcome.kind) {
     case 'killed':
-      return { status: 'timeout', verified: '', time_ms: round3(outcome.elapsedMs), ...blankCounters, error: 'stopped at the hard time limit' };
+      return { status: 'timeout', verified: '', time_ms: round3(outcome.elapsedMs), ...blankCounters, error: outcome.message ?? 'stopped at the hard time limit' };
     case 'memory':
       return { status: 'memory', verified: '', time_ms: '', ...blankCounters, error: oneLine(outcome.message) };
     case 'error':
-      return { status: 'error', verified: '', time_ms: '', ...blankCounters, error: oneLine(outcome.message) };
+      return { status: 'error', verified: '', time_ms: outcome.elapsedMs === undefined ? '' : round3(outcome.elapsedMs), ...blankCounters, error: oneLine(outcome.message) };
   }
   const { result, timeMs } = outcome.reply;
   const failed = (problem: string): Judged => ({ status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: problem });

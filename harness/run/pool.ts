@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { thrownMessage } from '../io/thrown.js';
+import { workerFile } from '../io/worker-file.js';
 import type { TaskOutcome, WorkerReply } from '../results/outcome.js';
 import type { WorkerTask } from './worker.js';
 
@@ -31,15 +28,6 @@ export function taskLimitMs(timeoutMs: number, warmup: number): number {
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return Infinity;
   const limit = hardLimitMs(timeoutMs) * (1 + warmup);
   return limit > MAX_TIMER_MS ? Infinity : limit;
-}
-
-/** A compiled worker module (`name` under harness/, e.g. run/worker.js): in this build's dist/, or in dist/ when running from sources. */
-export function workerFile(name = 'run/worker.js'): string {
-  const here = fileURLToPath(new URL(`../${name}`, import.meta.url));
-  if (existsSync(here)) return here;
-  const built = join(PACKAGE_ROOT, 'dist', 'harness', name);
-  if (existsSync(built)) return built;
-  throw new Error(`dist/harness/${name} is missing: run \`npm run build\` first`);
 }
 
 const isOutOfMemory = (err: { code?: string; message?: string }) =>

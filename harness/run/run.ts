@@ -5,12 +5,14 @@ import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import type { Params } from '../../solvers/api/params.js';
-import { resolveConfigurations, type ConfigSpec } from './configurations.js';
+import { resolveConfigurations, type ConfigSpec } from '../config/configurations.js';
 import { CsvAppender, readCsvInput } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, taskKey, type RunFields, type RunRecord } from '../results/row.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs } from './pool.js';
+import { killAllExternal } from '../external/process.js';
+import { runExternalTask } from '../external/run-external.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
@@ -120,19 +122,21 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     memory_mb: options.memoryMb,
     definition: options.definition ?? '',
   };
-  const paramsText = new Map(configs.map((c) => [c, Object.keys(c.params).length > 0 ? JSON.stringify(c.params) : '']));
 
   const record = (task: Task, outcome: TaskOutcome) => {
     const judged = judge(task.puzzle, outcome, options.maxSolutions);
     const { config } = task;
-    const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, rep: task.rep, params: paramsText.get(config)! };
-    csv.write(rowValues(buildRow(runFields, rowTask, judged, outcome.kind === 'done' ? outcome.reply.calibMs : '')));
+    const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, strategyFile: config.file, rep: task.rep, params: config.paramsText };
+    const reply = outcome.kind === 'done' ? outcome.reply : undefined;
+    const usage = outcome.usage ?? { cpuMs: reply?.cpuMs ?? '', peakRssKb: '' };
+    csv.write(rowValues(buildRow(runFields, rowTask, judged, reply?.calibMs ?? '', usage)));
     summary.add(config.name, judged.status, judged.time_ms, judged.dead_ends);
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
 
   // SIGINT: every finished row is already on disk; stop the workers and leave.
   const onSigint = () => {
+    killAllExternal();
     progress.stop();
     csv.close();
     log.write(`\ninterrupted: the rows finished so far are in ${out}\n`);
@@ -144,8 +148,19 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     // Strategies get the clues only (see withoutGoal); one stripped copy per puzzle, shared by its tasks.
     const hidden = new Map<Puzzle, Puzzle>();
     const shown = (p: Puzzle) => hidden.get(p) ?? hidden.set(p, withoutGoal(p)).get(p)!;
-    const start = (task: Task) =>
-      pool.run({
+    // External solvers run no warm-up solves: one process per task.
+    const limitMs = taskLimitMs(timeoutMs, 0);
+    const start = (task: Task): Promise<TaskOutcome> =>
+      task.config.external
+        ? runExternalTask({
+            puzzle: shown(task.puzzle),
+            solver: task.config.external,
+            maxSolutions: options.maxSolutions,
+            timeoutMs,
+            hardLimitMs: limitMs,
+            memoryMb: options.memoryMb,
+          })
+        : pool.run({
         puzzle: shown(task.puzzle),
         strategySpec: task.config.spec,
         maxSolutions: options.maxSolutions,

@@ -1,5 +1,5 @@
 import type { Puzzle } from '../../corpus/model.js';
-import type { Configuration } from './configurations.js';
+import type { Configuration } from '../config/configurations.js';
 import type { Shard } from './shard.js';
 
 export { parseShard, type Shard } from './shard.js';

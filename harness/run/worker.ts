@@ -1,6 +1,7 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { thrownMessage } from '../io/thrown.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
 import type { WorkerReply } from '../results/outcome.js';
@@ -89,10 +90,14 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
       lastSolveMs = performance.now() - t;
     }
   }
+  const cpuBefore = threadCpuMs();
   const start = performance.now();
   let result = solveOnce(strategy, task);
   // Awaited only when it is a Promise, so that a synchronous solve is timed alone.
   if (result instanceof Promise) result = await result;
   const timeMs = performance.now() - start;
-  return { result, timeMs, calibMs };
+  const cpuAfter = threadCpuMs();
+  const reply: WorkerReply = { result, timeMs, calibMs };
+  if (cpuBefore !== undefined && cpuAfter !== undefined) reply.cpuMs = cpuAfter - cpuBefore;
+  return reply;
 }

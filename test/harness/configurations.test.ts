@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseConfigItem, parseConfigList } from '../../harness/run/configurations.js';
+import { parseConfigItem, parseConfigList } from '../../harness/config/configurations.js';
 import { parseCsv } from '../../harness/results/csv.js';
 import { strategyNames } from '../../solvers/strategies/registry.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';

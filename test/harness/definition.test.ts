@@ -63,7 +63,7 @@ repeat: 2
       ['configurations:\n  - strategy: sat\nrepeat: two\n', ':3: repeat: Invalid input: expected number, received string'],
       ['configurations:\n  - strategy: sat\n    params: [1]\n', ':3: configurations.0.params: Invalid input'],
       ['configurations:\n  - strategy: satt\n', ':2: configurations.0.strategy: unknown strategy "satt"'],
-      ['configurations:\n  - { strategy: sat, module: ./x.mjs }\n', ':2: configurations.0: give either strategy (a built-in) or module (a plugin)'],
+      ['configurations:\n  - { strategy: sat, module: ./x.mjs }\n', ':2: configurations.0: give one of strategy (a built-in), module (a plugin) or command (an external solver)'],
       ['puzzles:\n  - "nothing/*.non"\nconfigurations:\n  - strategy: sat\n', ':2: puzzles: no file matches "nothing/*.non"'],
       ['configurations:\n  - strategy: sat\nrepeat: 1\nrepeat: 2\n', ':4: repeat is given twice'],
       ['configurations: []\n', ':1: configurations: Too small'],

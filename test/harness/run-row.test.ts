@@ -49,12 +49,13 @@ describe('the run row', () => {
           const puzzle = makePuzzle(Array.from({ length: height }, () => []), Array.from({ length: width }, () => []), { title: text });
           const cells = resolved === undefined ? '' : Math.min(resolved, width * height);
           const judged: Judged = { status, verified: '', time_ms: 1.5, cells_resolved: cells, dead_ends: 0, decisions: 0, line_solves: 0, solutions_found: 0, max_depth: 0, extra: '', error: text };
-          const row = buildRow(RUN, { index: 7, puzzle, strategy: 's', config: 's:a=1', rep: 2, params: '{"a":1}' }, judged, 0.12345);
+          const row = buildRow(RUN, { index: 7, puzzle, strategy: 's', config: 's:a=1', strategyFile: text, rep: 2, params: '{"a":1}' }, judged, 0.12345, { cpuMs: 1.23456, peakRssKb: 99 });
           const values = rowValues(row);
           expect(values).toHaveLength(RUN_COLUMNS.length);
           expect(values.every((v) => v !== undefined)).toBe(true);
           expect(row.resolved_pct).toBe(cells === '' ? '' : Math.round((1000 * cells) / (width * height)) / 10);
           expect(row.calib_ms).toBe(0.123);
+          expect([row.cpu_ms, row.peak_rss_kb, row.strategy_file]).toEqual([1.235, 99, text]);
           const back = parseCsv(stringify([[...RUN_COLUMNS], values])).records[0]!;
           for (const c of RUN_COLUMNS) expect(back[c], c).toBe(String(row[c]));
         },

@@ -20,6 +20,7 @@ export function registerBenchCheck(program: Command): void {
       .addOption(new Option('--baseline <file>', 'the baseline run CSV').default(join(REPORTS_DIR, 'baseline.csv'), 'reports/baseline.csv'))
       .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)')
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
+      .option('--allow-commands', "rerun the external solvers' commands the baseline records")
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
       .option('--warmup <n>', 'unmeasured solves before each measured one (default: as the baseline recorded)', nonNegativeInt('--warmup'))
@@ -31,6 +32,7 @@ export function registerBenchCheck(program: Command): void {
       baseline: o.baseline,
       out: o.runOut ?? defaultCheckOut(),
       plugins: o.plugin ?? [],
+      allowCommands: !!o.allowCommands,
       ...(o.param ? { params: o.param } : {}),
       ...(o.workers !== undefined ? { workers: o.workers } : {}),
       ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),

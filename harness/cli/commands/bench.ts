@@ -3,7 +3,7 @@ import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { BENCH_COLUMNS, formatBench, runBenchmarks } from '../../bench/micro.js';
 import { writeCsv } from '../../results/csv.js';
 import { positiveInt } from '../options.js';
-import { parseConfigList } from '../../run/configurations.js';
+import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 

@@ -4,6 +4,7 @@ import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Puzzle } from '../../../corpus/model.js';
 import { writeDimacs } from '../../../solvers/sat/dimacs/dimacs.js';
+import { cnfComments } from '../../../solvers/sat/encodings/cnf-comments.js';
 import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS, type EncodingName, type NonogramCnf } from '../../../solvers/sat/encodings/encode.js';
 import { parseSolverOutput } from '../../../solvers/sat/dimacs/solver-output.js';
 import { writeOutputFile } from '../../io/output-path.js';
@@ -20,24 +21,6 @@ interface CnfCommandOptions {
 
 /** Exit code when a model does not solve the puzzle (or the solver found none). */
 export const EXIT_NOT_A_SOLUTION = 1;
-
-/** The header comments of an exported CNF: enough for an outside tool to map cells to variables. */
-export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName): string[] {
-  const { width, height } = puzzle;
-  const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
-  const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
-  // Some puzzles need no auxiliary variable at all (a blank one, for instance): then there are cells only.
-  const what = encoding === 'blocks' ? 'block starts ("block b starts at p or later")' : 'line-automaton states';
-  const aux = cnf.numVars > cnf.cellVars ? `; ${cnf.cellVars + 1}..${cnf.numVars} are ${what}` : '';
-  return [
-    `nonobench CNF encoding of a nonogram (encoding ${encoding})`,
-    `puzzle ${puzzle.id}${title}${source}`,
-    `size ${width}x${height} (width x height)`,
-    `cell (row r, column c), counted from 0 at the top left, is variable r*${width}+c+1 (true = filled)`,
-    `variables 1..${cnf.cellVars} are the cells${aux}`,
-    `read a solver model back with: nonobench cnf --decode MODEL PUZZLE${encoding === DEFAULT_ENCODING ? '' : ` --encoding ${encoding}`}`,
-  ];
-}
 
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
 function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName, modelPath: string): void {

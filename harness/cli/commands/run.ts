@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { loadDefinition } from '../../run/definition.js';
+import { loadDefinition } from '../../config/definition.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
 import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
-import { parseConfigList } from '../../run/configurations.js';
+import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 

@@ -8,7 +8,7 @@ import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
 import { checkAnswer, malformed } from '../../results/verify.js';
 import { hardLimitMs, SolverPool, taskLimitMs } from '../../run/pool.js';
-import { resolveConfigurations } from '../../run/configurations.js';
+import { resolveConfigurations } from '../../config/configurations.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
 import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';

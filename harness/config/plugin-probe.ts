@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Params } from '../../solvers/api/params.js';
-import { workerFile } from './pool.js';
+import { workerFile } from '../io/worker-file.js';
 
 /** What importing a plugin in a thread of its own told. */
 export type PluginProbe =
@@ -18,7 +18,7 @@ export type PluginProbe =
  */
 export function probePlugin(spec: string, shared: Params, own: Params, limitMs: number): Promise<PluginProbe> {
   return new Promise((done) => {
-    const worker = new Worker(workerFile('run/plugin-probe-worker.js'), { workerData: { spec, shared, own } });
+    const worker = new Worker(workerFile('config/plugin-probe-worker.js'), { workerData: { spec, shared, own } });
     let settled = false;
     const settle = (probe: PluginProbe) => {
       if (settled) return;

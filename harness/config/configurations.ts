@@ -3,18 +3,57 @@ import { ParamError, strategyParams, type Params } from '../../solvers/api/param
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
 import { probePlugin } from './plugin-probe.js';
+import { fileIdentity } from '../io/file-identity.js';
+import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
+
+/** A plugin's `PATH@HASH`; a file that cannot be read is left to the loader to report. */
+function identityOf(path: string): string {
+  try {
+    return fileIdentity(path);
+  } catch {
+    return path;
+  }
+}
+
+/** An external solver's configuration: its program found and hashed, its settings checked. */
+export function externalConfiguration(external: ExternalSpec, name?: string, base?: string): Configuration {
+  const configName = name ?? programName(external);
+  let resolved: ResolvedExternal;
+  try {
+    resolved = resolveExternal(external, base);
+  } catch (err) {
+    if (err instanceof ExternalSpecError) throw new UsageError(`configuration "${configName}": ${err.message}`);
+    throw err;
+  }
+  return {
+    name: configName,
+    spec: resolved.program,
+    strategy: EXTERNAL_STRATEGY,
+    params: {},
+    paramsText: JSON.stringify(recordedExternal(resolved)),
+    file: resolved.identity,
+    external: resolved,
+  };
+}
 
 /**
  * A configuration: a strategy with parameter values, under a name unique in its run. Any number of
  * configurations of one strategy run side by side; the CSV records the name in `config`.
  */
 export interface ConfigSpec {
-  /** Default: the strategy's name followed by the parameters as written (`sat:encoding=automaton`). */
+  /** Default: the strategy's name followed by the parameters as written (`sat:encoding=automaton`); an external solver's program name. */
   name?: string;
-  /** A registry name or a module path. */
+  /** A registry name or a module path; `external` with `external` set. */
   strategy: string;
   params?: Params;
+  /** An external solver run as a process (see harness/external/spec.ts). */
+  external?: ExternalSpec;
+  /** The folder a relative program path of `external` is found from (default: the working directory). */
+  base?: string;
 }
+
+/** The `strategy` of every external solver's configuration. */
+export const EXTERNAL_STRATEGY = 'external';
 
 /** A configuration ready to run: names checked, module path absolute, parameters resolved. */
 export interface Configuration {
@@ -25,6 +64,11 @@ export interface Configuration {
   strategy: string;
   /** Resolved: defaults included for declared parameters. */
   params: Params;
+  /** What the `params` column records. */
+  paramsText: string;
+  /** A plugin module's or external program's `PATH@HASH` (the `strategy_file` column); '' for a built-in. */
+  file: string;
+  external?: ResolvedExternal;
 }
 
 /** What follows the strategy in an item, as written (`:encoding=automaton`), kept for the default name. */
@@ -85,15 +129,26 @@ export function parseConfigList(list: string): ConfigSpec[] {
 export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}, importLimitMs = Infinity): Promise<Configuration[]> {
   const configs: Configuration[] = [];
   const claimed = new Set<string>();
+  const add = (config: Configuration) => {
+    if (configs.some((c) => c.name === config.name))
+      throw new UsageError(`configuration "${config.name}" is listed twice (give one of them a name: NAME=${config.strategy}…)`);
+    configs.push(config);
+  };
   for (const raw of specs) {
     const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
+    if (item.external) {
+      add(externalConfiguration(item.external, item.name, item.base));
+      continue;
+    }
     const own = item.params ?? {};
+    let file = '';
     let strategyName: string;
     let params: Params;
     let spec = item.strategy;
     if (isModuleSpecifier(item.strategy)) {
       // A plugin is imported in a thread of its own: one that never finishes loading gives timeout rows, not a hung run.
       spec = resolve(item.strategy);
+      file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
       if (probe.kind === 'load') throw new Error(probe.message);
       if (probe.kind === 'param') throw new ParamError(probe.message);
@@ -115,9 +170,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       params = strategyParams(strategy, { ...Object.fromEntries(shared.map((k) => [k, given[k]!])), ...own });
     }
     const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
-    if (configs.some((c) => c.name === name))
-      throw new UsageError(`configuration "${name}" is listed twice (give one of them a name: NAME=${item.strategy}…)`);
-    configs.push({ name, spec, strategy: strategyName, params });
+    add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file });
   }
   const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
   if (unclaimed.length > 0) {

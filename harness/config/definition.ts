@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
@@ -8,8 +7,11 @@ import { InputError, InputErrors } from '../../corpus/errors.js';
 import { displayPath, splitMemberPath } from '../../corpus/load.js';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { strategyNames } from '../../solvers/strategies/registry.js';
+import { shortHash } from '../io/file-identity.js';
 import { readInput } from '../io/read-input.js';
-import { configSpec, type ConfigSpec } from './configurations.js';
+import { configSpec, EXTERNAL_STRATEGY, type ConfigSpec } from './configurations.js';
+import { ENCODINGS } from '../../solvers/sat/encodings/encode.js';
+import { ExternalSpecError, INPUT_FORMATS, OUTPUT_ADAPTERS, resolveExternal, type ExternalSpec } from '../external/spec.js';
 
 /**
  * A benchmark definition file (`run --config FILE`, YAML or JSON): the puzzles, the configurations
@@ -27,9 +29,28 @@ const configuration = z
     /** A plugin module's path, relative to the definition file. */
     module: z.string().min(1).optional(),
     params: z.record(z.string(), scalar).optional(),
+    /** An external solver's command line (see harness/external/spec.ts); a relative program path is from the definition file. */
+    command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
+    input: z.enum(INPUT_FORMATS).optional(),
+    output: z.enum(OUTPUT_ADAPTERS).optional(),
+    encoding: z.enum(ENCODINGS).optional(),
+    env: z.record(z.string(), z.string()).optional(),
   })
   .strict()
-  .refine((c) => (c.strategy === undefined) !== (c.module === undefined), { message: 'give either strategy (a built-in) or module (a plugin)' });
+  .refine((c) => [c.strategy, c.module, c.command].filter((v) => v !== undefined).length === 1, {
+    message: 'give one of strategy (a built-in), module (a plugin) or command (an external solver)',
+  })
+  .refine((c) => c.command === undefined || (c.input !== undefined && c.output !== undefined), {
+    message: `an external solver needs input (${INPUT_FORMATS.join(', ')}) and output (${OUTPUT_ADAPTERS.join(', ')})`,
+    path: ['command'],
+  })
+  .refine((c) => c.command !== undefined || (c.input ?? c.output ?? c.encoding ?? c.env) === undefined, {
+    message: 'input, output, encoding and env go with command (an external solver)',
+  })
+  .refine((c) => c.command === undefined || c.params === undefined, {
+    message: "an external solver takes no params: put its settings in its command",
+    path: ['params'],
+  });
 
 const definitionSchema = z
   .object({
@@ -118,8 +139,19 @@ export function loadDefinition(file: string): Definition {
     if (c.strategy !== undefined && !strategyNames().includes(c.strategy))
       throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(c.strategy)} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);
   });
-  const configurations = def.configurations.map((c) => configSpec(c.strategy ?? resolve(base, c.module!), c.params, c.name));
+  const configurations = def.configurations.map((c, i): ConfigSpec => {
+    if (c.command === undefined) return configSpec(c.strategy ?? resolve(base, c.module!), c.params, c.name);
+    const external: ExternalSpec = { command: c.command, input: c.input!, output: c.output! };
+    if (c.encoding !== undefined) external.encoding = c.encoding;
+    if (c.env !== undefined) external.env = c.env;
+    try {
+      resolveExternal(external, base);
+    } catch (err) {
+      if (err instanceof ExternalSpecError) throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'command']), `configurations.${i}.${err.message}`);
+      throw err;
+    }
+    return { ...(c.name !== undefined ? { name: c.name } : {}), strategy: EXTERNAL_STRATEGY, external, base };
+  });
   const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
-  return { paths, configurations, settings, recorded: `${shown}@${hash}` };
+  return { paths, configurations, settings, recorded: `${shown}@${shortHash(text)}` };
 }

@@ -1,0 +1,146 @@
+import { cellOfChar } from '../../corpus/grid.js';
+import { UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
+import { SOLVE_STATUSES, type SolveMetrics, type SolveResult, type SolveStatus } from '../../solvers/api/types.js';
+import { parseSolverOutput, type SolverAnswer } from '../../solvers/sat/dimacs/solver-output.js';
+
+/**
+ * Output adapters: what an external solver printed, read back as a result. Anything they cannot
+ * read is an AdapterError saying where; the answer itself is verified later, like every strategy's.
+ */
+export class AdapterError extends Error {}
+
+/** Status words a `grid` or `json` answer may give, with the SAT solvers' words for the same. */
+const STATUS_WORDS: Record<string, SolveStatus> = {
+  ...Object.fromEntries(SOLVE_STATUSES.map((s) => [s, s])),
+  sat: 'solved',
+  satisfiable: 'solved',
+  unsat: 'contradiction',
+  unsatisfiable: 'contradiction',
+  'no-solution': 'contradiction',
+  unknown: 'timeout',
+};
+
+const CELL_LINE = /^[#.?01X\-\s]+$/;
+
+/** A line's status word (`unique`, `status: unique`, `s UNSATISFIABLE`), or undefined. */
+function statusWord(line: string): SolveStatus | undefined {
+  const m = /^(?:(?:s|status)\s*:?\s+)?([A-Za-z][\w-]*)\s*$/.exec(line);
+  return m ? STATUS_WORDS[m[1]!.toLowerCase()] : undefined;
+}
+
+/** Metrics of a program that reports none: counters unknown (empty in the row). */
+const unreported = (extra: Record<string, number> = {}) => ({ extra }) as unknown as SolveMetrics;
+
+const isComplete = (g: Grid) => !g.includes(UNKNOWN);
+
+/** A result from grids and a status: complete grids are solutions, a partial one is where it stopped. */
+function resultOf(puzzle: Puzzle, grids: Grid[], status: SolveStatus | undefined, metrics: SolveMetrics): SolveResult {
+  const solutions = grids.filter(isComplete);
+  const partial = grids.filter((g) => !isComplete(g));
+  if (partial.length > 1 || (partial.length === 1 && solutions.length > 0)) throw new AdapterError('a partial grid (with ? cells) must be the only grid');
+  if (status === undefined) {
+    if (grids.length === 0) throw new AdapterError('no grid and no status word in the output');
+    status = partial.length > 0 ? 'stuck' : solutions.length === 1 ? 'solved' : 'multiple';
+  }
+  const grid = solutions[0] ?? partial[0] ?? new Uint8Array(puzzle.width * puzzle.height);
+  return { status, grid, solutions, metrics };
+}
+
+/**
+ * The `grid` adapter: rows of `#`/`1`/`X` (filled) and `.`/`0`/`-` (empty), `?` for an unknown cell,
+ * blanks between cells allowed, one grid after another (blank lines between them optional), and an
+ * optional status word on a line of its own. Other lines are passed over; a block of rows that is
+ * not the puzzle's height (a truncated grid) or a row of the wrong width is refused.
+ */
+export function readGridOutput(text: string, puzzle: Puzzle): SolveResult {
+  const { width, height } = puzzle;
+  const grids: Grid[] = [];
+  let status: SolveStatus | undefined;
+  let rows: string[] = [];
+  let firstRowLine = 0;
+  const endBlock = () => {
+    if (rows.length === 0) return;
+    if (rows.length % height !== 0) throw new AdapterError(`line ${firstRowLine}: a grid of ${rows.length} rows, the puzzle has ${height}`);
+    for (let k = 0; k < rows.length; k += height) {
+      const grid = new Uint8Array(width * height);
+      for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) grid[r * width + c] = cellOfChar(rows[k + r]![c]!)!;
+      grids.push(grid);
+    }
+    rows = [];
+  };
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    const word = line === '' ? undefined : statusWord(line);
+    if (line !== '' && word === undefined && CELL_LINE.test(line)) {
+      const cells = line.replace(/\s+/g, '');
+      if (cells.length !== width) throw new AdapterError(`line ${i + 1}: a row of ${cells.length} cells, the puzzle is ${width} wide`);
+      if (rows.length === 0) firstRowLine = i + 1;
+      rows.push(cells);
+      return;
+    }
+    endBlock();
+    if (word !== undefined) {
+      if (status !== undefined && status !== word) throw new AdapterError(`line ${i + 1}: a second status word (${word} after ${status})`);
+      status = word;
+    }
+  });
+  endBlock();
+  return resultOf(puzzle, grids, status, unreported());
+}
+
+function gridOfRows(rows: unknown, puzzle: Puzzle, what: string): Grid {
+  const { width, height } = puzzle;
+  if (!Array.isArray(rows) || rows.length !== height || rows.some((r) => typeof r !== 'string' || r.length !== width))
+    throw new AdapterError(`${what}: not ${height} rows of ${width} cells`);
+  const grid = new Uint8Array(width * height);
+  (rows as string[]).forEach((row, r) => {
+    for (let c = 0; c < width; c++) {
+      const v = cellOfChar(row[c]!);
+      if (v === undefined) throw new AdapterError(`${what}: row ${r + 1} holds ${JSON.stringify(row[c])}, not a cell`);
+      grid[r * width + c] = v;
+    }
+  });
+  return grid;
+}
+
+/** The `json` adapter: the object `nonobench solve --json` prints (its last line that starts with `{`). */
+export function readJsonOutput(text: string, puzzle: Puzzle): SolveResult {
+  const line = text.split(/\r?\n/).reverse().find((l) => l.trimStart().startsWith('{'));
+  if (line === undefined) throw new AdapterError('no JSON object in the output');
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(line) as Record<string, unknown>;
+  } catch (err) {
+    throw new AdapterError(`not JSON: ${(err as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new AdapterError('the JSON is not an object');
+  const status = typeof value.status === 'string' ? STATUS_WORDS[value.status] : undefined;
+  if (status === undefined) throw new AdapterError(`status ${JSON.stringify(value.status)} is not one of ${SOLVE_STATUSES.join(', ')}`);
+  const solutions = value.solutions === undefined ? [] : Array.isArray(value.solutions) ? value.solutions.map((s, i) => gridOfRows(s, puzzle, `solutions[${i}]`)) : undefined;
+  if (!solutions) throw new AdapterError('solutions is not an array');
+  const grid = value.grid !== undefined ? gridOfRows(value.grid, puzzle, 'grid') : (solutions[0] ?? new Uint8Array(puzzle.width * puzzle.height));
+  const metrics: Record<string, unknown> = {};
+  for (const name of ['deadEnds', 'decisions', 'lineSolves', 'maxDepth']) if (value[name] !== undefined) metrics[name] = value[name];
+  metrics.extra = value.extra ?? {};
+  return { status, grid, solutions, metrics: metrics as unknown as SolveMetrics };
+}
+
+/**
+ * The `dimacs-model` adapter, one call: the SAT solver's answer (competition output or MiniSat's
+ * result file) with every cell variable given a value when satisfiable.
+ */
+export function readModel(text: string, numVars: number, cellVars: number): SolverAnswer {
+  let answer: SolverAnswer;
+  try {
+    answer = parseSolverOutput(text, numVars, 'model');
+  } catch (err) {
+    throw new AdapterError((err as Error).message);
+  }
+  if (answer.status === 'sat') {
+    const missing = answer.values.subarray(1, cellVars + 1).indexOf(0);
+    if (missing >= 0) throw new AdapterError(`a truncated model: cell variable ${missing + 1} has no value`);
+  }
+  return answer;
+}
+
+export { unreported };

@@ -1,0 +1,281 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * One external solver call with hard limits. child_process is used directly rather than a process
+ * library: the solver runs in a process group of its own, so that a fork it leaves behind is
+ * stopped with it, and no pipe a grandchild still holds keeps the run waiting.
+ *
+ * - CPU time and peak memory come from the kernel's accounting of the finished child (wait4's
+ *   rusage, as GNU time reports it), when GNU time is installed; otherwise they are not measured.
+ * - Memory is capped per process with RLIMIT_DATA (the shell's `ulimit -d`), which covers the heap
+ *   and private mappings but not address space merely reserved, so runtimes that reserve much
+ *   (the JVM, Node, Go) still start.
+ * - At the soft limit the solver's processes get SIGTERM, at the hard limit SIGKILL; when the
+ *   solver exits, whatever it left in its group, or marked with its task token, is killed.
+ */
+
+export interface ProcessLimits {
+  /** SIGTERM after this many ms (Infinity: never). */
+  softMs: number;
+  /** SIGKILL after this many ms (Infinity: never). */
+  hardMs: number;
+  /** RLIMIT_DATA of the solver, MiB. */
+  memoryMb: number;
+}
+
+export interface ProcessRun {
+  code: number | null;
+  /** The signal that ended the solver, when one did. */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The end of what it wrote on stderr. */
+  stderrTail: string;
+  wallMs: number;
+  cpuMs: number | '';
+  peakRssKb: number | '';
+  /** Why the harness ended it, when it did. */
+  stopped?: 'timeout' | 'output';
+  /** It could not be started at all. */
+  startError?: string;
+}
+
+/** The most a solver may print on stdout before it is stopped. */
+export const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+const STDERR_TAIL_BYTES = 4096;
+/** How long the pipes may stay open after the solver exited (a grandchild outside its group may hold them). */
+const PIPE_GRACE_MS = 1000;
+const USAGE_PREFIX = 'nonobench-usage';
+/** The environment variable that marks a task's processes, so that ones that left its group are found too. */
+export const TASK_TOKEN_VARIABLE = 'NONOBENCH_TASK';
+
+let gnuTime: string | null | undefined;
+
+/** GNU time's path, or null when it is not installed (then CPU time and peak memory are not measured). */
+export function gnuTimePath(): string | null {
+  if (gnuTime !== undefined) return gnuTime;
+  gnuTime = null;
+  for (const path of ['/usr/bin/time', '/bin/time', '/usr/local/bin/time']) {
+    try {
+      const version = execFileSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000 });
+      if (/GNU/.test(version)) return (gnuTime = path);
+    } catch (err) {
+      // GNU time 1.7 prints its version on stderr.
+      if (/GNU/.test(String((err as { stderr?: unknown }).stderr ?? ''))) return (gnuTime = path);
+    }
+  }
+  return gnuTime;
+}
+
+/** The ids of the processes in group `pgid` or carrying `token` in their environment (Linux /proc), but `except`. */
+function taskProcesses(pgid: number, token: string, except: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  const marker = `${TASK_TOKEN_VARIABLE}=${token}\0`;
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (pid === except || pid === process.pid) continue;
+    try {
+      const stat = readFileSync(join('/proc', name, 'stat'), 'latin1');
+      // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp === pgid || readFileSync(join('/proc', name, 'environ'), 'latin1').includes(marker)) found.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Signals every process of a task but the measuring wrapper `except` (which must live to report):
+ * repeated while new ones appear, so a solver forking as it dies is caught too.
+ */
+function signalTask(pgid: number, token: string, except: number, signal: NodeJS.Signals): void {
+  if (process.platform !== 'linux') {
+    kill(-pgid, signal);
+    return;
+  }
+  for (let pass = 0; pass < 10; pass++) {
+    const pids = taskProcesses(pgid, token, except);
+    if (pids.length === 0) return;
+    for (const pid of pids) kill(pid, signal);
+    if (signal !== 'SIGKILL') return;
+  }
+}
+
+/** Every task still running: killed if the harness itself exits (Ctrl-C included). */
+const live = new Map<number, string>();
+let exitHookSet = false;
+
+/** Kills the processes of every external solver still running. */
+export function killAllExternal(): void {
+  for (const [pgid, token] of live) {
+    kill(-pgid, 'SIGKILL');
+    signalTask(pgid, token, -1, 'SIGKILL');
+  }
+  live.clear();
+}
+
+interface Usage {
+  cpuMs: number;
+  peakRssKb: number;
+  /** The signal that ended the solver, as GNU time saw it (its own exit code is then 128 + the number). */
+  signal?: NodeJS.Signals;
+}
+
+function parseUsage(text: string): Usage | undefined {
+  const lines = text.split('\n');
+  const [, user, sys, rss] = lines.find((l) => l.startsWith(USAGE_PREFIX))?.split(' ') ?? [];
+  const values = [user, sys, rss].map(Number);
+  if (values.some((v) => !Number.isFinite(v))) return undefined;
+  const usage: Usage = { cpuMs: Math.round((values[0]! + values[1]!) * 1000), peakRssKb: values[2]! };
+  const number = Number(/^Command terminated by signal (\d+)/m.exec(text)?.[1]);
+  const signal = Object.entries(constants.signals).find(([, n]) => n === number)?.[0];
+  if (signal) usage.signal = signal as NodeJS.Signals;
+  return usage;
+}
+
+/** The words that run `argv` under the memory cap (and GNU time, writing to `usageFile`, when it is installed). */
+function wrapped(argv: string[], memoryMb: number, usageFile: string): string[] {
+  const capped = ['/bin/sh', '-c', 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"', 'sh', String(Math.floor(memoryMb * 1024)), ...argv];
+  const time = gnuTimePath();
+  return time ? [time, '-f', `${USAGE_PREFIX} %U %S %M`, '-o', usageFile, '--', ...capped] : capped;
+}
+
+/** Runs one solver call in `dir` (its scratch folder) within `limits`; never rejects. */
+export function runLimited(argv: string[], options: { dir: string; stdin?: string; env?: Record<string, string>; limits: ProcessLimits }): Promise<ProcessRun> {
+  const { dir, limits } = options;
+  const token = randomBytes(8).toString('hex');
+  const usageFile = join(dir, '.usage');
+  const words = wrapped(argv, limits.memoryMb, usageFile);
+  const started = performance.now();
+  return new Promise((done) => {
+    const child = spawn(words[0]!, words.slice(1), {
+      cwd: dir,
+      detached: true,
+      env: { ...process.env, ...options.env, [TASK_TOKEN_VARIABLE]: token },
+      stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    const pgid = child.pid;
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrTail = Buffer.alloc(0);
+    let stopped: ProcessRun['stopped'];
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let startError: string | undefined;
+    const timers: NodeJS.Timeout[] = [];
+    const later = (ms: number, f: () => void) => {
+      if (Number.isFinite(ms)) timers.push(setTimeout(f, Math.max(0, ms)));
+    };
+    if (pgid !== undefined) {
+      live.set(pgid, token);
+      if (!exitHookSet) {
+        exitHookSet = true;
+        process.on('exit', killAllExternal);
+      }
+      // The wrapper (GNU time) is spared until the solver is gone, so that it can report.
+      const wrapper = gnuTimePath() ? pgid : -1;
+      later(limits.softMs, () => {
+        stopped ??= 'timeout';
+        signalTask(pgid, token, wrapper, 'SIGTERM');
+      });
+      later(limits.hardMs, () => {
+        stopped ??= 'timeout';
+        signalTask(pgid, token, wrapper, 'SIGKILL');
+      });
+      // The wrapper too, should it not end once the solver is gone.
+      later(limits.hardMs + PIPE_GRACE_MS, () => kill(-pgid, 'SIGKILL'));
+    }
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_STDOUT_BYTES) {
+        if (!stopped && pgid !== undefined) {
+          stopped = 'output';
+          signalTask(pgid, token, -1, 'SIGKILL');
+        }
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderrTail = Buffer.concat([stderrTail, chunk]);
+      if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(stderrTail.length - STDERR_TAIL_BYTES);
+    });
+    if (child.stdin) {
+      // A solver that does not read its input closes the pipe: that is not an error of the run.
+      child.stdin.on('error', () => {});
+      child.stdin.end(options.stdin);
+    }
+
+    let pipesOpen = 2;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      if (pgid !== undefined) live.delete(pgid);
+      const wallMs = performance.now() - started;
+      let usage: ReturnType<typeof parseUsage>;
+      try {
+        usage = parseUsage(readFileSync(usageFile, 'utf8'));
+      } catch {
+        usage = undefined;
+      }
+      const run: ProcessRun = {
+        code: usage?.signal ? null : exited?.code ?? null,
+        signal: usage?.signal ?? exited?.signal ?? null,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderrTail: stderrTail.toString('utf8'),
+        wallMs,
+        cpuMs: usage?.cpuMs ?? '',
+        peakRssKb: usage?.peakRssKb ?? '',
+      };
+      if (stopped) run.stopped = stopped;
+      if (startError !== undefined) run.startError = startError;
+      done(run);
+    };
+    const pipeClosed = () => {
+      if (--pipesOpen === 0 && exited) finish();
+    };
+    child.stdout!.on('close', pipeClosed);
+    child.stderr!.on('close', pipeClosed);
+    child.on('error', (err) => {
+      startError = err.message;
+      exited ??= { code: null, signal: null };
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      // What the solver left behind (a forked grandchild, one that left its group) goes with it.
+      if (pgid !== undefined) {
+        kill(-pgid, 'SIGKILL');
+        signalTask(pgid, token, -1, 'SIGKILL');
+      }
+      if (pipesOpen === 0) finish();
+      else
+        setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          finish();
+        }, PIPE_GRACE_MS).unref();
+    });
+  });
+}

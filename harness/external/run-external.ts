@@ -1,0 +1,189 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeJson } from '../../corpus/formats/json.js';
+import { writeNon } from '../../corpus/formats/non.js';
+import { writeWebpbnXml } from '../../corpus/formats/xml.js';
+import type { Grid, Puzzle } from '../../corpus/model.js';
+import { statusOfSolutions, type SolveResult } from '../../solvers/api/types.js';
+import { writeDimacs } from '../../solvers/sat/dimacs/dimacs.js';
+import { cnfComments } from '../../solvers/sat/encodings/cnf-comments.js';
+import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encodings/encode.js';
+import { oneLine, thrownMessage } from '../io/thrown.js';
+import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
+import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
+import { MAX_STDOUT_BYTES, runLimited, type ProcessRun } from './process.js';
+import { fillPlaceholders, type InputFormat, type ResolvedExternal } from './spec.js';
+
+export interface ExternalTask {
+  /** The puzzle as solvers see it: clues only. */
+  puzzle: Puzzle;
+  solver: ResolvedExternal;
+  maxSolutions: number;
+  /** The soft limit (SIGTERM) in ms, Infinity for none. */
+  timeoutMs: number;
+  /** When its processes get SIGKILL, in ms from the start. */
+  hardLimitMs: number;
+  memoryMb: number;
+}
+
+const INPUT_FILE: Record<InputFormat, string> = { non: 'puzzle.non', xml: 'puzzle.xml', json: 'puzzle.json', cnf: 'puzzle.cnf' };
+
+/** What an out-of-memory death prints, in the runtimes and C libraries solvers are written with. */
+const OUT_OF_MEMORY = /out of memory|cannot allocate|bad_alloc|allocation failed|memory exhausted|MemoryError|OutOfMemoryError/i;
+
+/** The last lines of what a solver wrote on stderr, for an error row; with `first`, from the first line that matches it. */
+const stderrLines = (tail: string, first?: RegExp) => {
+  const all = tail.trimEnd().split(/\r?\n/).map(oneLine).filter(Boolean);
+  const from = first ? all.findIndex((l) => first.test(l)) : -1;
+  const lines = from >= 0 ? all.slice(from, from + 3) : all.slice(-3);
+  return lines.length > 0 ? `; stderr: ${lines.join(' | ').slice(0, 300)}` : '';
+};
+
+const exitDescription = (run: ProcessRun) => (run.signal ? `killed by signal ${run.signal}` : `exit status ${run.code}`);
+
+/** Puts the calls' resource figures together: CPU time adds up, peak memory is the largest. */
+function addUsage(total: ResourceUsage, run: ProcessRun): ResourceUsage {
+  return {
+    cpuMs: total.cpuMs === '' || run.cpuMs === '' ? '' : total.cpuMs + run.cpuMs,
+    peakRssKb: total.peakRssKb === '' || run.peakRssKb === '' ? '' : Math.max(total.peakRssKb, run.peakRssKb),
+  };
+}
+
+/**
+ * Why a call's end is not an answer to read (a crash, a stop, an exit code its adapter does not
+ * take), as the task's outcome; undefined when its output is to be read.
+ */
+function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly number[], elapsedMs: number): TaskOutcome | undefined {
+  if (run.startError !== undefined) return { kind: 'error', message: `cannot start ${task.solver.program}: ${run.startError}` };
+  if (run.stopped === 'timeout') return { kind: 'killed', elapsedMs, message: 'stopped at the time limit (its processes were killed)' };
+  if (run.stopped === 'output') return { kind: 'error', elapsedMs, message: `printed more than ${MAX_STDOUT_BYTES / 1024 / 1024} MiB on stdout` };
+  if (run.signal === null && accepted.includes(run.code!)) return undefined;
+  const nearCap = run.peakRssKb !== '' && run.peakRssKb >= task.memoryMb * 1024 * 0.9;
+  if (OUT_OF_MEMORY.test(run.stderrTail) || nearCap)
+    return { kind: 'memory', message: `out of memory under the ${task.memoryMb} MiB cap (${exitDescription(run)})${stderrLines(run.stderrTail, OUT_OF_MEMORY)}` };
+  return { kind: 'error', elapsedMs, message: `${exitDescription(run)}${stderrLines(run.stderrTail)}` };
+}
+
+/** Writes the puzzle in the solver's input format; the CNF is returned for decoding models. */
+function writeInput(path: string, task: ExternalTask): NonogramCnf | undefined {
+  const { puzzle, solver } = task;
+  switch (solver.input) {
+    case 'non':
+      writeFileSync(path, writeNon(puzzle));
+      return undefined;
+    case 'xml':
+      writeFileSync(path, writeWebpbnXml(puzzle));
+      return undefined;
+    case 'json':
+      writeFileSync(path, writeJson(puzzle));
+      return undefined;
+    case 'cnf': {
+      const encoding = solver.encoding ?? DEFAULT_ENCODING;
+      const cnf = encodeNonogram(puzzle, { encoding });
+      cnf.comments = cnfComments(puzzle, cnf, encoding);
+      writeFileSync(path, writeDimacs(cnf));
+      return cnf;
+    }
+  }
+}
+
+/**
+ * Runs one task of an external solver in a scratch folder of its own, removed afterwards. With
+ * `dimacs-model`, a satisfiable answer is followed by calls with the solutions found so far blocked,
+ * until `maxSolutions` are found or the solver says there are no more, as the sat strategy does.
+ */
+export async function runExternalTask(task: ExternalTask): Promise<TaskOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'nonobench-task-'));
+  try {
+    return await runInDir(task, dir);
+  } catch (err) {
+    return { kind: 'error', message: `could not run ${task.solver.program}: ${thrownMessage(err)}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
+  const { puzzle, solver } = task;
+  const inputPath = join(dir, INPUT_FILE[solver.input]);
+  const modelPath = join(dir, 'model.txt');
+  const cnf = writeInput(inputPath, task);
+  const seconds = Number.isFinite(task.timeoutMs) ? Math.ceil(task.timeoutMs / 1000) : 0;
+  const argv = fillPlaceholders(solver.argv, {
+    puzzle: inputPath,
+    cnf: inputPath,
+    model: modelPath,
+    timeout: String(seconds),
+    timeout_ms: String(Number.isFinite(task.timeoutMs) ? Math.round(task.timeoutMs) : 0),
+    memory: String(task.memoryMb),
+    max_solutions: String(task.maxSolutions),
+    dir,
+    width: String(puzzle.width),
+    height: String(puzzle.height),
+  });
+  let usage: ResourceUsage = { cpuMs: 0, peakRssKb: 0 };
+  let elapsedMs = 0;
+  const call = async (): Promise<ProcessRun> => {
+    rmSync(modelPath, { force: true });
+    const run = await runLimited(argv, {
+      dir,
+      ...(solver.inputFile ? {} : { stdin: readFileSync(inputPath, 'utf8') }),
+      ...(solver.env ? { env: solver.env } : {}),
+      limits: { softMs: task.timeoutMs - elapsedMs, hardMs: task.hardLimitMs - elapsedMs, memoryMb: task.memoryMb },
+    });
+    elapsedMs += run.wallMs;
+    usage = addUsage(usage, run);
+    return run;
+  };
+  const withUsage = (outcome: TaskOutcome): TaskOutcome => ({ ...outcome, usage });
+  const done = (result: SolveResult): TaskOutcome => withUsage({ kind: 'done', reply: { result, timeMs: elapsedMs } });
+
+  if (solver.output !== 'dimacs-model') {
+    const run = await call();
+    const failed = failedCall(run, task, [0], elapsedMs);
+    if (failed) return withUsage(failed);
+    try {
+      return done(solver.output === 'grid' ? readGridOutput(run.stdout, puzzle) : readJsonOutput(run.stdout, puzzle));
+    } catch (err) {
+      if (err instanceof AdapterError) return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${err.message}${stderrLines(run.stderrTail)}` });
+      throw err;
+    }
+  }
+
+  const solutions: Grid[] = [];
+  let calls = 0;
+  for (;;) {
+    const run = await call();
+    calls++;
+    const stopped = failedCall(run, task, [0, 10, 20], elapsedMs);
+    // A limit reached after a solution was found leaves that solution standing, uniqueness unproved.
+    if (stopped?.kind === 'killed' && solutions.length > 0) return done({ status: 'timeout', grid: solutions[0]!, solutions, metrics: unreported({ calls }) });
+    if (stopped) return withUsage(stopped);
+    let answer;
+    try {
+      answer = readModel(solver.modelFile ? readFileSync(modelPath, 'utf8') : run.stdout, cnf!.numVars, cnf!.cellVars);
+    } catch (err) {
+      const why = err instanceof AdapterError ? err.message : (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it wrote no model file' : thrownMessage(err);
+      return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${why} (${exitDescription(run)})${stderrLines(run.stderrTail)}` });
+    }
+    const expected = answer.status === 'sat' ? 10 : answer.status === 'unsat' ? 20 : undefined;
+    if (run.code !== 0 && run.code !== expected)
+      return withUsage({ kind: 'error', elapsedMs, message: `exit status ${run.code} contradicts its answer ${answer.status.toUpperCase()}${stderrLines(run.stderrTail)}` });
+    if (answer.status === 'unknown') {
+      const grid = solutions[0] ?? new Uint8Array(puzzle.width * puzzle.height);
+      return done({ status: 'timeout', grid, solutions, metrics: unreported({ calls }) });
+    }
+    if (answer.status === 'sat') {
+      const solution = decodeGrid(puzzle, (v) => answer.values[v] === 1);
+      solutions.push(solution);
+      if (solutions.length < task.maxSolutions) {
+        cnf!.clauses.push(blockingClause(solution));
+        writeFileSync(inputPath, writeDimacs(cnf!));
+        continue;
+      }
+    }
+    const grid = solutions[0] ?? new Uint8Array(puzzle.width * puzzle.height);
+    return done({ status: statusOfSolutions(solutions.length, task.maxSolutions), grid, solutions, metrics: unreported({ calls }) });
+  }
+}

@@ -1,0 +1,48 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const dir = tempDirs('bench-async');
+requireBuiltCli();
+
+/** A plugin module named `name` whose solve has the given body (puzzle `p`; `result()` is a valid 'stuck' answer). */
+function plugin(d: string, name: string, solve: string): string {
+  const file = join(d, `${name}.mjs`);
+  writeFileSync(
+    file,
+    `const result = (p) => ({ status: 'stuck', grid: new Uint8Array(p.width * p.height), solutions: [], metrics: { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} } });\n` +
+      `export default { name: '${name}', description: 'bench test plugin', ${solve} };\n`,
+  );
+  return file;
+}
+
+describe('nonobench bench with plugin strategies', () => {
+  it('times an async solve until its Promise settles, and a synchronous one alone', () => {
+    const d = dir();
+    const slow = plugin(d, 'slow-async', 'async solve(p) { await new Promise((r) => setTimeout(r, 20)); return result(p); }');
+    const quick = plugin(d, 'quick-sync', 'solve(p) { return result(p); }');
+    const out = join(d, 'bench.csv');
+    const r = runCli('bench', '--strategies', `${slow},${quick}`, '--time', '20', '--out', out);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = parseCsv(readFileSync(out, 'utf8')).records;
+    const mean = (strategy: string) => rows.filter((row) => String(row.name).startsWith(`${strategy} `)).map((row) => Number(row.mean_ms));
+    expect(mean('slow-async')).toHaveLength(5);
+    for (const ms of mean('slow-async')) expect(ms).toBeGreaterThanOrEqual(15);
+    expect(mean('quick-sync')).toHaveLength(5);
+    for (const ms of mean('quick-sync')) expect(ms).toBeLessThan(5);
+  });
+
+  it('reports a solve that rejects in one line, exit code 2, no figures', () => {
+    const d = dir();
+    const failing = plugin(d, 'rejecting', "async solve() { await new Promise((r) => setTimeout(r, 1)); throw new Error('no luck'); }");
+    const out = join(d, 'bench.csv');
+    const r = runCli('bench', '--strategies', failing, '--time', '20', '--out', out);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^nonobench: bench "rejecting .+" failed: no luck\n$/);
+    expect(r.out).toBe('');
+  });
+});

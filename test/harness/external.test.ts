@@ -1,0 +1,205 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const dir = tempDirs('external');
+requireBuiltCli();
+
+const FIXTURES = resolve('test/fixtures/external');
+const rowsOf = (file: string) => parseCsv(readFileSync(file, 'utf8')).records;
+
+/** Processes whose command line names one of our fixture programs or their grandchildren. */
+function fixtureProcesses(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ');
+      if (/fixture-grandchild|fixture-escapee|fixtures\/external\//.test(cmdline)) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+function runDefinition(yaml: string, ...args: string[]) {
+  const d = dir();
+  const file = join(d, 'bench.yaml');
+  writeFileSync(file, yaml);
+  const out = join(d, 'run.csv');
+  const r = runCli('run', '--config', file, '--out', out, '--quiet', ...args);
+  return { ...r, out, d };
+}
+
+describe('external solvers', () => {
+  it('give timeout, memory, error and wrong rows for misbehaving programs, verified answers for good ones, and leave no process behind', () => {
+    const solver = (name: string, program: string, input = 'non', output = 'grid', arg = '{puzzle}') =>
+      `  - { name: ${name}, command: "${FIXTURES}/${program} ${arg}", input: ${input}, output: ${output} }`;
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}, ${resolve('corpus/puzzles/seeds')}]
+configurations:
+${solver('grid', 'grid-solver.mjs')}
+${solver('grid-stdin', 'grid-solver.mjs', 'non', 'grid', '-')}
+${solver('grid-xml', 'grid-solver.mjs', 'xml')}
+${solver('grid-json', 'grid-solver.mjs', 'json')}
+${solver('json', 'json-solver.mjs', 'non', 'json')}
+${solver('wrong', 'wrong-grid.mjs')}
+${solver('garbage', 'garbage.mjs')}
+${solver('exit3', 'exit-3.mjs')}
+${solver('hang', 'hang.mjs')}
+${solver('fork-hang', 'fork-hang.mjs')}
+${solver('escape-hang', 'escape-hang.mjs')}
+${solver('hog', 'hog.mjs')}
+timeout: 1
+memory: 256
+`);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1); // wrong and error rows
+    const rows = rowsOf(r.out);
+    expect(rows).toHaveLength(3 * 12);
+    const byConfig = new Map<string, typeof rows>();
+    for (const row of rows) byConfig.set(row.config!, [...(byConfig.get(row.config!) ?? []), row]);
+    const statuses = (config: string) => byConfig.get(config)!.map((row) => row.status);
+
+    // webpbn #1 and the Train have one solution; the GCHQ puzzle without its given cells has several.
+    for (const good of ['grid', 'grid-stdin', 'grid-xml', 'grid-json', 'json', 'fork-hang']) {
+      expect(statuses(good).sort(), good).toEqual(['multiple', 'unique', 'unique']);
+      expect(byConfig.get(good)!.every((row) => row.verified === 'true'), good).toBe(true);
+    }
+    expect(statuses('wrong')).toEqual(['wrong', 'wrong', 'wrong']);
+    expect(statuses('garbage')).toEqual(['error', 'error', 'error']);
+    expect(byConfig.get('garbage')![0]!.error).toMatch(/unreadable output: no grid and no status word/);
+    expect(statuses('exit3')).toEqual(['error', 'error', 'error']);
+    expect(byConfig.get('exit3')![0]!.error).toBe('exit status 3; stderr: first line | fatal: clue table overflow');
+    for (const stuck of ['hang', 'escape-hang']) {
+      expect(statuses(stuck), stuck).toEqual(['timeout', 'timeout', 'timeout']);
+      // SIGTERM at the 1 s limit is ignored, SIGKILL follows at the hard limit (1 s later).
+      for (const row of byConfig.get(stuck)!) expect(Number(row.time_ms)).toBeGreaterThanOrEqual(1900);
+    }
+    expect(statuses('hog')).toEqual(['memory', 'memory', 'memory']);
+    expect(byConfig.get('hog')![0]!.error).toMatch(/out of memory under the 256 MiB cap/);
+
+    for (const row of rows) {
+      expect(row.strategy).toBe('external');
+      expect(row.strategy_file).toMatch(new RegExp(`^${FIXTURES}/[a-z0-9-]+\\.mjs@[0-9a-f]{12}$`));
+      expect(JSON.parse(row.params!).command[0]).toMatch(new RegExp(`^${FIXTURES}/`)); // the words as run, the program's path absolute
+      expect(row.calib_ms).toBe('');
+      // GNU time is installed where the tests run (.ci/run sees to it).
+      expect(Number(row.peak_rss_kb)).toBeGreaterThan(1000);
+      expect(row.cpu_ms).toMatch(/^\d+$/);
+    }
+    // The hog's figure is its own process's peak, near the cap it died at.
+    expect(Number(byConfig.get('hog')![0]!.peak_rss_kb)).toBeGreaterThan(128 * 1024);
+    expect(fixtureProcesses()).toEqual([]);
+  });
+
+  it('refuses a command that cannot run with one line naming the definition file and line, exit 2', () => {
+    const missing = runDefinition(`configurations:
+  - strategy: sat
+  - name: nope
+    command: no-such-solver-anywhere {puzzle}
+    input: non
+    output: grid
+`);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/bench\.yaml:4: configurations\.1\.command: program "no-such-solver-anywhere" not found on PATH/);
+    expect(missing.err.trim().split('\n')).toHaveLength(1);
+
+    const typo = runDefinition(`configurations:
+  - { name: x, command: "cadical {cnf} {modle}", input: cnf, output: dimacs-model }
+`);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/bench\.yaml:2: .*unknown placeholder \{modle\}/);
+
+    const half = runDefinition(`configurations:
+  - name: x
+    command: cadical {cnf}
+`);
+    expect(half.code).toBe(2);
+    expect(half.err).toMatch(/bench\.yaml:3: configurations\.0\.command: an external solver needs input/);
+  });
+});
+
+describe('real SAT solvers through dimacs-model', () => {
+  it('cadical and minisat agree with sat on every verdict, beside a plugin in two settings, all verified in one CSV', () => {
+    const r = runDefinition(`puzzles:
+  - ${resolve('corpus/puzzles/webpbn')}
+  - ${resolve('corpus/puzzles/seeds')}
+  - ${resolve('corpus/puzzles/tournament/taai2011-questions.txt')}#1-4
+  - ${resolve('corpus/puzzles/generated/20x20')}/00[1-4].non
+configurations:
+  - strategy: sat
+  - strategy: sat
+    params: { encoding: automaton }
+  - { name: declared-1, module: ${resolve('test/fixtures/harness/declared-params.mjs')}, params: { tries: 1 } }
+  - { name: declared-9, module: ${resolve('test/fixtures/harness/declared-params.mjs')}, params: { tries: 9 } }
+  - name: cadical
+    command: cadical -q {cnf}
+    input: cnf
+    output: dimacs-model
+  - name: minisat
+    command: minisat -verb=0 {cnf} {model}
+    input: cnf
+    output: dimacs-model
+    encoding: automaton
+timeout: 20
+`);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = rowsOf(r.out);
+    const configs = ['sat', 'sat:encoding=automaton', 'declared-1', 'declared-9', 'cadical', 'minisat'];
+    expect([...new Set(rows.map((row) => row.config))].sort()).toEqual([...configs].sort());
+    const verdicts = (config: string) => new Map(rows.filter((row) => row.config === config).map((row) => [row.puzzle_id, row.status]));
+    const sat = verdicts('sat');
+    expect(sat.size).toBe(12 + 2 + 4 + 4);
+    expect([...sat.values()].every((s) => s === 'unique' || s === 'multiple')).toBe(true);
+    for (const solver of ['sat:encoding=automaton', 'cadical', 'minisat']) expect(verdicts(solver), solver).toEqual(sat);
+    for (const row of rows.filter((row) => row.strategy === 'external')) {
+      expect(row.verified).toBe('true');
+      expect(Number(row.solutions_found)).toBe(row.status === 'unique' ? 1 : 2);
+      expect(JSON.parse(row.extra!).calls).toBe(2); // the first answer, then the search for a second
+    }
+    expect(rows.find((row) => row.config === 'declared-9')!.strategy_file).toMatch(/declared-params\.mjs@[0-9a-f]{12}$/);
+    expect(rows.find((row) => row.config === 'cadical')!.strategy_file).toMatch(/\/cadical@[0-9a-f]{12}$/);
+
+    // report and compare see each configuration on its own.
+    const page = join(r.d, 'report.html');
+    expect(runCli('report', r.out, '--out', page).code).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    for (const config of configs) expect(html).toContain(config);
+    const compared = runCli('compare', r.out, r.out, '--format', 'csv');
+    expect(compared.code).toBe(0);
+    for (const config of ['cadical', 'minisat', 'declared-9']) expect(compared.out).toContain(config);
+  });
+
+  it('bench-check reruns a recorded external solver only with --allow-commands, and finds no change', () => {
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}, ${resolve('corpus/puzzles/webpbn/6.non')}]
+configurations:
+  - strategy: overlap
+  - { name: cadical, command: "cadical -q {cnf}", input: cnf, output: dimacs-model }
+timeout: 20
+`);
+    expect(r.code).toBe(0);
+    const refused = runCli('bench-check', '--baseline', r.out, '--run-out', join(r.d, 'again.csv'), '--quiet');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/configuration cadical runs the program .*cadical.*: give --allow-commands to rerun it/);
+    // One repetition says nothing about time: the check here is statuses and counters.
+    const rerun = runCli('bench-check', '--baseline', r.out, '--run-out', join(r.d, 'again.csv'), '--quiet', '--allow-commands', '--threshold', '100000');
+    expect(rerun.err).toMatch(/4 tasks rerun/);
+    expect(rerun.code).toBe(0);
+    expect(rowsOf(join(r.d, 'again.csv')).filter((row) => row.config === 'cadical').map((row) => row.status)).toEqual(['unique', 'unique']);
+  });
+
+  it("the README's worked example runs as shipped: a SAT solver by its model, a Python program by its grid", () => {
+    const out = join(dir(), 'example.csv');
+    const r = runCli('run', '--config', 'examples/external/bench.yaml', '--out', out, '--quiet', '--repeat', '1');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(3 * 4);
+    for (const row of rows) expect([row.config, row.status, row.verified]).toEqual([row.config, 'unique', 'true']);
+    expect(rows.find((row) => row.config === 'python-line-solver')!.strategy_file).toMatch(/examples\/external\/line-solver\.py@[0-9a-f]{12}$/);
+  });
+});
