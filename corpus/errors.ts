@@ -1,7 +1,9 @@
 /**
  * A problem with an input file (a puzzle, a grid, a SAT model, a run CSV), located at the file and a
  * (1-based) line; line 0 means "the file as a whole".
- * The message is always one line: line breaks and other control characters quoted from the input are escaped.
+ * The message is always one line: control characters in the file's name and in the input it quotes are
+ * escaped (oneLineText), so a name holding a line break or a terminal escape cannot split or forge a line.
+ * `file` keeps the name as it is, to open it again.
  */
 export class InputError extends Error {
   override readonly name = 'InputError';
@@ -12,19 +14,23 @@ export class InputError extends Error {
     detail: string,
   ) {
     const oneLine = oneLineText(detail);
-    super(`${file}:${line}: ${oneLine}`);
+    super(`${oneLineText(file)}:${line}: ${oneLine}`);
     this.detail = oneLine;
   }
 }
 
+const NAMED_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
 /**
- * `text` with control characters written as escapes (`\n`, `\t`, `\u0000`), so it stays on one line.
- * C1 controls (U+0080–U+009F, such as the terminal escape U+009B) and the Unicode line separators count too.
+ * `text` with control characters written as escapes, so it stays on one line and cannot drive a terminal:
+ * `\t`, `\n` and `\r` by name, the other C0 controls, DEL and the C1 controls (U+0080–U+009F, such as the
+ * terminal escape U+009B) as `\xHH`, and the Unicode line and paragraph separators as `\u2028` and `\u2029`.
  */
 export function oneLineText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
-    c < ' ' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return NAMED_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`);
+  });
 }
 
 /** Longest piece of input text quoted in a message. */

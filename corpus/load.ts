@@ -15,7 +15,11 @@ export type { LoadOptions } from './validate.js';
  * (relative to the working directory when under it), with `#N` for members of multi-puzzle files.
  */
 
-/** A path as shown to users: relative to the working directory when under it, with `/` separators. */
+/**
+ * A path as shown to users: relative to the working directory when under it, with `/` separators. Control
+ * characters are kept, since it is also a puzzle's `meta.source`, recorded in CSVs and opened again: a line
+ * printed for a person escapes them (InputError does it for `FILE:LINE: message`; elsewhere oneLineText).
+ */
 export function displayPath(path: string): string {
   const abs = resolve(path);
   const rel = relative(process.cwd(), abs);

@@ -9,11 +9,9 @@ import { registerCommands } from './cli/commands.js';
 /** Exit code for bad input (malformed puzzle, bad option). */
 export const EXIT_BAD_INPUT = 2;
 
-// A closed pipe (`nonobench … | head`) ends the output, not the program with a stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
-});
+// A closed pipe (`nonobench … | head`) or a full disk behind stdout or stderr loses what is printed
+// there (progress, summary, messages), never the work: the run goes on and its CSV is complete.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 const program = new Command();
 program

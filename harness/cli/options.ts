@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option } from 'commander';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
@@ -17,6 +18,51 @@ export function wholeNumber(name: string, min: number, max = Infinity, why = '')
 }
 
 export const positiveInt = (name: string) => wholeNumber(name, 1);
+
+/** Most worker threads per core: past it, threads only wait for each other and every time measured is mostly waiting. */
+export const MAX_WORKERS_PER_CORE = 4;
+
+/** The largest `--workers` accepted on this machine: MAX_WORKERS_PER_CORE × its cores. */
+export const maxWorkers = (cores = availableParallelism()) => MAX_WORKERS_PER_CORE * cores;
+
+const coresText = (cores: number) => `${cores} core${cores === 1 ? '' : 's'}`;
+
+/**
+ * What a worker count means on a machine with `cores` cores: an error above maxWorkers (a usage error),
+ * a warning above the cores, else nothing. Pure, for the parser and checkWorkers.
+ */
+export function workersProblem(n: number, cores = availableParallelism()): { error: string } | { warning: string } | undefined {
+  const bound = maxWorkers(cores);
+  if (n > bound) return { error: `--workers ${n} is above the limit of ${bound} (${MAX_WORKERS_PER_CORE} × the ${coresText(cores)})` };
+  if (n > cores) return { warning: `--workers ${n} is more than the ${coresText(cores)}: tasks will share them and times will grow` };
+  return undefined;
+}
+
+/**
+ * `--workers` (`run`, `classify`, `bench-check`): a whole number from `min` up to maxWorkers. A parser
+ * must not print: the command calls checkWorkers on the value it ends up with (the command line's, a
+ * definition file's or a baseline's), which warns above the cores.
+ */
+export function workerCount(min: number) {
+  const parse = wholeNumber('--workers', min);
+  return (value: string): number => {
+    const n = parse(value);
+    const problem = workersProblem(n);
+    if (problem && 'error' in problem) throw new InvalidArgumentError(problem.error);
+    return n;
+  };
+}
+
+/**
+ * Checks the worker count a command will use, wherever it came from: above maxWorkers it throws a
+ * UsageError (exit 2); above the cores it writes one warning line on stderr. Returns `n`.
+ */
+export function checkWorkers(n: number, cores = availableParallelism(), log: { write(text: string): unknown } = process.stderr): number {
+  const problem = workersProblem(n, cores);
+  if (problem && 'error' in problem) throw new UsageError(problem.error);
+  if (problem) log.write(`nonobench: ${problem.warning}\n`);
+  return n;
+}
 
 /** Smallest `--memory` (MiB): below about 8 a worker thread cannot even start, and its tasks would be lost. */
 export const MIN_MEMORY_MB = 16;

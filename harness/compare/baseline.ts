@@ -3,114 +3,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import type { Params } from '../../solvers/api/params.js';
-import type { RunColumn } from '../results/row.js';
 import { defaultRunsPath } from '../io/output-path.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
-import { compareRuns, loadRunCsv, NEEDED_COLUMNS, type CompareOptions, type CompareResult, type RunCsv } from './compare.js';
+import { compareRuns, type CompareOptions, type CompareResult } from './compare.js';
+import { BASELINE_COLUMNS, baselineConfig, type BaselineConfig } from './baseline-config.js';
+import { loadRunTable, type RunTable } from './table.js';
 import { EXTERNAL_STRATEGY, type ConfigSpec } from '../config/configurations.js';
 import type { ExternalSpec } from '../external/spec.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers, runCorpus, type RunResult } from '../run/run.js';
 
-/** Columns a baseline needs beyond compare's, to rebuild the run that produced it. */
-export const BASELINE_COLUMNS: readonly RunColumn[] = [...NEEDED_COLUMNS, 'rep', 'timeout_s', 'max_solutions'];
-
-/** What a baseline CSV records about the run that made it. */
-export interface BaselineConfig {
-  /** Every puzzle path, in the order first recorded (`FILE#N` for bundle members). */
-  paths: string[];
-  /** Strategy names as recorded. */
-  strategies: string[];
-  repeat: number;
-  /** 0 when the baseline ran without a limit. */
-  timeoutS: number;
-  maxSolutions: number;
-  /** Recorded by newer runs (columns workers, warmup, memory_mb, params); undefined when absent. */
-  workers?: number;
-  warmup?: number;
-  memoryMb?: number;
-  /** The configurations run, in order: name (column config), strategy name, parameters as recorded (column params). */
-  configurations: RecordedConfiguration[];
-  /** The largest width or height among the rows (columns width, height); undefined when absent. */
-  largestSide?: number;
-}
-
-/** A configuration as a baseline records it. */
-export interface RecordedConfiguration {
-  name: string;
-  strategy: string;
-  /** Absent when the CSV has no params column or leaves it empty (the defaults then). */
-  params?: Params;
-}
-
-/** A whole number ≥ min from a one-valued column, or undefined when the CSV lacks the column or leaves it empty. */
-function optionalCount(csv: RunCsv, column: RunColumn, min: number): number | undefined {
-  if (!csv.columns.includes(column)) return undefined;
-  const text = single(csv, column);
-  if (text === '') return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${csv.file}: column ${column} must be a whole number ≥ ${min}`);
-  return n;
-}
-
-/** The configurations of a run CSV, each with its strategy and recorded parameters (all its rows alike). */
-function recordedConfigurations(csv: RunCsv): RecordedConfiguration[] {
-  const byName = new Map<string, RecordedConfiguration & { text: string }>();
-  for (const r of csv.records) {
-    const name = r.config ?? r.strategy ?? '';
-    const text = r.params ?? '';
-    const before = byName.get(name);
-    if (before) {
-      if (before.text !== text || before.strategy !== r.strategy)
-        throw new Error(`${csv.file}: configuration ${name} has rows with different strategies or params: not one run configuration`);
-      continue;
-    }
-    const config: RecordedConfiguration & { text: string } = { name, strategy: r.strategy ?? '', text };
-    if (text !== '') {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${csv.file}: column params is not a JSON object`);
-      config.params = parsed as Params;
-    }
-    byName.set(name, config);
-  }
-  return [...byName.values()].map(({ text: _text, ...config }) => config);
-}
-
-/** The one value a column takes over all rows, or an error naming the file when it takes several. */
-function single(csv: RunCsv, column: RunColumn): string {
-  const values = [...new Set(csv.records.map((r) => r[column] ?? ''))];
-  if (values.length > 1) throw new Error(`${csv.file}: column ${column} takes several values (${values.join(', ')}): not one run configuration`);
-  return values[0] ?? '';
-}
-
-export function baselineConfig(csv: RunCsv): BaselineConfig {
-  if (csv.records.length === 0) throw new Error(`${csv.file}: no rows, nothing to rerun`);
-  const unique = (column: RunColumn) => [...new Set(csv.records.map((r) => r[column] ?? ''))];
-  const paths = unique('puzzle_path');
-  if (paths.includes('')) throw new Error(`${csv.file}: a row has no puzzle_path, so its puzzle cannot be found again`);
-  const reps = csv.records.map((r) => Number(r.rep));
-  if (reps.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${csv.file}: column rep must hold whole numbers ≥ 1`);
-  const timeout = single(csv, 'timeout_s');
-  const maxSolutions = Number(single(csv, 'max_solutions'));
-  if (!Number.isInteger(maxSolutions) || maxSolutions < 1) throw new Error(`${csv.file}: column max_solutions must be a whole number ≥ 1`);
-  const timeoutS = timeout === '' ? 0 : Number(timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS < 0) throw new Error(`${csv.file}: column timeout_s must be a number ≥ 0`);
-  const configurations = recordedConfigurations(csv);
-  const config: BaselineConfig = { paths, strategies: unique('strategy'), configurations, repeat: Math.max(...reps), timeoutS, maxSolutions };
-  const workers = optionalCount(csv, 'workers', 1);
-  const warmup = optionalCount(csv, 'warmup', 0);
-  const memoryMb = optionalCount(csv, 'memory_mb', 1);
-  if (workers !== undefined) config.workers = workers;
-  if (warmup !== undefined) config.warmup = warmup;
-  if (memoryMb !== undefined) config.memoryMb = memoryMb;
-  const sides = csv.records.flatMap((r) => [Number(r.width), Number(r.height)]).filter((n) => Number.isInteger(n) && n > 0);
-  if (sides.length > 0) config.largestSide = Math.max(...sides);
-  return config;
-}
+export { BASELINE_COLUMNS, baselineConfig, MAX_WORKERS_PER_CORE, MIN_MEMORY_MB, type BaselineConfig, type RecordedConfiguration } from './baseline-config.js';
 
 /**
  * The CSV records strategy names, not how they were loaded: built-in names resolve to themselves;
@@ -177,7 +79,7 @@ export function recordingRoot(paths: string[], file: string, cwd = process.cwd()
 
 /** Reruns the configuration a baseline CSV records and compares the new run against it. */
 export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
-  const baseline = loadRunCsv(options.baseline, BASELINE_COLUMNS);
+  const baseline = loadRunTable(options.baseline, BASELINE_COLUMNS);
   // The run appends to its CSV: an old file would mix two runs into the comparison.
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
@@ -212,7 +114,7 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
 }
 
 async function rerunAndCompare(
-  baseline: RunCsv,
+  baseline: RunTable,
   config: BaselineConfig,
   strategies: ConfigSpec[],
   options: BenchCheckOptions,
@@ -232,7 +134,7 @@ async function rerunAndCompare(
     ...(options.params ? { params: options.params } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  const comparison = compareRuns(baseline, loadRunCsv(run.out), options.compare);
+  const comparison = compareRuns(baseline, loadRunTable(run.out), options.compare);
   const exitCode = comparison.exitCode === 1 ? 1 : run.loadErrors > 0 ? 2 : 0;
   return { config, run, comparison, exitCode };
 }

@@ -1,8 +1,11 @@
-import { InputError } from '../../corpus/errors.js';
-import { readCsvInput, requireColumns } from '../results/csv.js';
-import { ROW_STATUSES, withConfig, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
+import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { estimateRatio, geometricMean, type RatioEstimate } from './stats.js';
 import { medianOfSorted } from '../results/median.js';
+import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
+import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
+
+export { NEEDED_COLUMNS, loadRunCsv, loadRunTable, RunTable, type RunCsv } from './table.js';
+export { MIN_CALIBRATIONS } from './pairs.js';
 
 /**
  * Compares two run CSVs pair by pair — a pair is one (puzzle_id, puzzle_path, strategy) with all
@@ -20,66 +23,9 @@ import { medianOfSorted } from '../results/median.js';
  * Statuses: see judgeStatus. Counters: any difference is reported; it fails only with strictCounters.
  */
 
-/** Columns a CSV needs for compare and report. */
-export const NEEDED_COLUMNS: readonly RunColumn[] = [
-  'puzzle_id',
-  'puzzle_path',
-  'strategy',
-  'status',
-  'verified',
-  'time_ms',
-  'dead_ends',
-  'decisions',
-  'line_solves',
-];
-
 /** Counters that are the same for the same code and puzzle, so any change is algorithmic. */
 export const COUNTERS = ['dead_ends', 'decisions', 'line_solves'] as const satisfies readonly RunColumn[];
 export type Counter = (typeof COUNTERS)[number];
-
-/** A run CSV checked for the columns and values compare and report rely on. */
-export interface RunCsv {
-  file: string;
-  columns: string[];
-  records: RunRecord[];
-  /** File line of each record, for messages (absent for records built in memory). */
-  lines?: number[];
-}
-
-/**
- * Reads a run CSV, throwing one line naming the file (and the line) when it is not one, in the
- * loader's style: `FILE:0: cannot read the file (…)`, `FILE:1: not a run CSV (no … columns)`.
- */
-export function loadRunCsv(file: string, needed: readonly RunColumn[] = NEEDED_COLUMNS): RunCsv {
-  const { columns, records, lines } = readCsvInput(file);
-  if (columns.length === 0) throw new InputError(file, 0, 'not a run CSV (empty file)');
-  requireColumns(file, columns, needed);
-  records.forEach((r, i) => {
-    const fail = (message: string) => new InputError(file, lines[i]!, message);
-    if (!ROW_STATUSES.includes(r.status as RowStatus)) throw fail(`unknown status "${r.status}"`);
-    for (const c of TIME_COLUMNS) if (r[c] !== undefined && r[c] !== '' && !DECIMAL.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid time`);
-    for (const c of COUNTERS) if (r[c] !== undefined && r[c] !== '' && !/^\d+$/.test(r[c])) throw fail(`${c} "${r[c]}" is not a valid count`);
-  });
-  return inTaskOrder({ file, columns, records: withConfig(records as RunRecord[]), lines });
-}
-
-/**
- * The rows by task number (puzzle by puzzle, strategies in the order the run named them), keeping
- * file order among equal numbers and putting rows without one last. Rows are written as tasks finish,
- * in rounds and on several workers, so file order would make pair and strategy order vary by run.
- */
-function inTaskOrder(csv: RunCsv & { lines: number[] }): RunCsv & { lines: number[] } {
-  const task = (i: number) => {
-    const text = csv.records[i]!.task;
-    return text !== undefined && /^\d+$/.test(text) ? Number(text) : Infinity;
-  };
-  const order = csv.records.map((_, i) => i).sort((a, b) => task(a) - task(b) || a - b);
-  return { ...csv, records: order.map((i) => csv.records[i]!), lines: order.map((i) => csv.lines[i]!) };
-}
-
-/** Times as the harness writes them: plain non-negative decimals (no sign, hex, padding or Infinity). */
-const DECIMAL = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
-const TIME_COLUMNS = ['time_ms', 'calib_ms'] as const;
 
 const SOLVED_STATUSES: ReadonlySet<RowStatus> = new Set(['unique', 'multiple', 'solved']);
 export const isSolvedStatus = (s: string) => SOLVED_STATUSES.has(s as RowStatus);
@@ -245,49 +191,61 @@ export interface CompareResult {
   exitCode: 0 | 1;
 }
 
-const pairKey = (r: RunRecord) => `${r.puzzle_id}\u0000${r.puzzle_path}\u0000${r.config}`;
-const distinct = (xs: string[]) => [...new Set(xs.filter((x) => x !== ''))];
+/** A run's machine speed from records in memory (see calibrationOf). */
+export const runCalibration = (records: readonly RunRecord[]): number | null => calibrationOf(records.map((r) => Number(r.calib_ms || NaN)));
 
-/** Rows grouped by (puzzle_id, puzzle_path, config), in the order pairs first appear. */
-export function groupPairs(records: RunRecord[]): Map<string, RunRecord[]> {
-  const groups = new Map<string, RunRecord[]>();
-  for (const r of records) {
-    const key = pairKey(r);
-    const group = groups.get(key);
-    if (group) group.push(r);
-    else groups.set(key, [r]);
+/** A side's statuses, times (multiplied by `timeScale`) and counters, from records in memory. */
+export function summariseSide(rows: readonly RunRecord[], timeScale = 1): SideSummary {
+  const t = RunTable.fromRecords('', [], rows);
+  return summariseRows(t, Uint32Array.from({ length: t.size }, (_x, i) => i), timeScale);
+}
+
+/** Counter values as text, each distinct one made once (most pairs repeat a few small counts). */
+const countTexts = new Map<number, string>();
+function countText(n: number): string {
+  let text = countTexts.get(n);
+  if (text === undefined) {
+    if (countTexts.size >= 1 << 16) countTexts.clear();
+    countTexts.set(n, (text = String(n)));
   }
-  return groups;
+  return text;
 }
 
-/** Fewest distinct calibrations a run needs before its speed is trusted for normalizing. */
-export const MIN_CALIBRATIONS = 10;
-
-/**
- * A run's machine speed: the median of its distinct calib_ms values (each worker re-measures about
- * once a second and stamps the latest value on its rows; the median ignores a stray slow one), or
- * null when it has too few of them to say — a short run's few samples would add more noise than
- * they remove.
- */
-export function runCalibration(records: RunRecord[]): number | null {
-  const values = [...new Set(records.map((r) => Number(r.calib_ms)).filter((v) => Number.isFinite(v) && v > 0))];
-  return values.length >= MIN_CALIBRATIONS ? medianOfSorted(values.sort((a, b) => a - b)) : null;
-}
-
-/** A side's statuses, times (multiplied by `timeScale`) and counters. */
-export function summariseSide(rows: RunRecord[], timeScale = 1): SideSummary {
+/** A side's statuses, times (multiplied by `timeScale`) and counters: the given rows of a table. */
+export function summariseRows(t: RunTable, rows: ArrayLike<number>, timeScale = 1): SideSummary {
+  const status = t.text('status')!;
+  const verifiedCol = t.text('verified');
+  const time = t.num('time_ms');
+  const counterCols = COUNTERS.map((c) => t.num(c));
   const statuses: Partial<Record<RowStatus, number>> = {};
-  for (const r of rows) statuses[r.status as RowStatus] = (statuses[r.status as RowStatus] ?? 0) + 1;
+  const times: number[] = [];
+  const counterValues = COUNTERS.map(() => new Set<number>());
+  let anyTrue = false;
+  let anyFalse = false;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k]!;
+    const s = status.get(i) as RowStatus;
+    statuses[s] = (statuses[s] ?? 0) + 1;
+    const v = verifiedCol?.get(i);
+    if (v === 'true') anyTrue = true;
+    else if (v === 'false') anyFalse = true;
+    if (!FINISHED.has(s)) continue;
+    if (time && !Number.isNaN(time[i]!)) times.push(time[i]! * timeScale);
+    counterCols.forEach((col, c) => {
+      if (col && !Number.isNaN(col[i]!)) counterValues[c]!.add(col[i]!);
+    });
+  }
   const present = ROW_STATUSES.filter((s) => statuses[s]);
-  const worst = Math.max(...present.map(statusRank));
+  let worst = 0;
+  for (const s of present) worst = Math.max(worst, statusRank(s));
   // Ties go to the status listed first in ROW_STATUSES, so the choice does not depend on row order.
-  const status = present.filter((s) => statusRank(s) === worst).reduce((a, b) => (statuses[b]! > statuses[a]! ? b : a));
-  const finished = rows.filter((r) => FINISHED.has(r.status as RowStatus));
-  const times = finished.filter((r) => r.time_ms !== '').map((r) => Number(r.time_ms) * timeScale);
-  const verified = rows.some((r) => r.verified === 'false') ? 'false' : rows.some((r) => r.verified === 'true') ? 'true' : '';
-  const counters = Object.fromEntries(COUNTERS.map((c) => [c, distinct(finished.map((r) => (r[c] ?? '').trim()))])) as Record<Counter, string[]>;
-  const sorted = [...times].sort((a, b) => a - b);
-  return { reps: rows.length, statuses, status, verified, times, medianMs: times.length ? medianOfSorted(sorted) : null, counters };
+  const chosen = present.filter((s) => statusRank(s) === worst).reduce((a, b) => (statuses[b]! > statuses[a]! ? b : a));
+  const verified = anyFalse ? 'false' : anyTrue ? 'true' : '';
+  // Built compactly: a comparison of a million rows holds two of these per pair.
+  const [deadEnds, decisions, lineSolves] = counterValues.map((values) => Array.from(values, countText));
+  const counters: Record<Counter, string[]> = { dead_ends: deadEnds!, decisions: decisions!, line_solves: lineSolves! };
+  const sorted = Float64Array.from(times).sort();
+  return { reps: rows.length, statuses, status: chosen, verified, times: times.slice(), medianMs: times.length ? medianOfSorted(sorted) : null, counters };
 }
 
 /**
@@ -367,75 +325,72 @@ function counterChanges(base: SideSummary, next: SideSummary): CounterChange[] {
   return changes;
 }
 
-/**
- * The records without repeats of an earlier one: the same repetition of a pair (or, without a rep
- * column, the same task of the same run), as left by concatenated files or a resume run twice.
- */
-export function dropDuplicates(records: RunRecord[]): RunRecord[] {
-  const seen = new Set<string>();
-  return records.filter((r) => {
-    const key = r.rep !== undefined ? `${pairKey(r)}\u0000${r.rep}` : r.run_id !== undefined && r.task !== undefined ? `${r.run_id}\u0000${r.task}` : null;
-    if (key === null) return true;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** A run ready to compare: its pairs without repeated rows, its facts, and where each pair is by key. */
+interface Side {
+  groups: PairGroups;
+  info: RunInfo;
+  byKey: Map<string, number>;
 }
 
-function runInfo(csv: RunCsv, duplicates: number): RunInfo {
-  const col = (c: RunColumn) => distinct(csv.records.map((r) => r[c] ?? ''));
-  return {
-    duplicates,
-    file: csv.file,
-    rows: csv.records.length,
-    runIds: col('run_id'),
-    gitCommits: col('git_commit'),
-    versions: col('nonobench_version'),
-    calibMs: runCalibration(csv.records),
+function side(t: RunTable): Side {
+  const groups = withoutRepeats(groupPairs(t));
+  const held = heldRows(groups);
+  const info: RunInfo = {
+    duplicates: groups.duplicates,
+    file: t.file,
+    rows: groups.rows.length,
+    runIds: distinctValues(groups, 'run_id', held),
+    gitCommits: distinctValues(groups, 'git_commit', held),
+    versions: distinctValues(groups, 'nonobench_version', held),
+    calibMs: calibrationOf(calibrations(groups)),
   };
+  const byKey = new Map<string, number>();
+  for (let p = 0; p < groups.count; p++) byKey.set(pairKey(t, groups.rows[groups.starts[p]!]!), p);
+  return { groups, info, byKey };
 }
 
-const keyOf = (r: RunRecord): PairKey => ({ puzzleId: r.puzzle_id!, puzzlePath: r.puzzle_path!, strategy: r.config! });
+const keyOf = (t: RunTable, row: number): PairKey => ({ puzzleId: t.str('puzzle_id', row), puzzlePath: t.str('puzzle_path', row), strategy: t.str('config', row) });
 
 /**
- * Compares two runs. Throws a one-line Error when they share no pair: with nothing compared, "no
- * regression" would be meaningless. Pairs of BASE missing from NEW fail, since a NEW run that lost
- * puzzles (a crash, a narrower corpus) must not pass as clean.
+ * Compares two runs (tables, or records in memory). Throws a one-line Error when they share no pair:
+ * with nothing compared, "no regression" would be meaningless. Pairs of BASE missing from NEW fail,
+ * since a NEW run that lost puzzles (a crash, a narrower corpus) must not pass as clean.
  */
-export function compareRuns(baseIn: RunCsv, nextIn: RunCsv, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
-  const baseCsv = { ...baseIn, records: dropDuplicates(baseIn.records) };
-  const nextCsv = { ...nextIn, records: dropDuplicates(nextIn.records) };
-  const baseInfo = runInfo(baseCsv, baseIn.records.length - baseCsv.records.length);
-  const nextInfo = runInfo(nextCsv, nextIn.records.length - nextCsv.records.length);
-  const speedFactor = options.normalize && baseInfo.calibMs && nextInfo.calibMs ? baseInfo.calibMs / nextInfo.calibMs : 1;
-  const baseGroups = groupPairs(baseCsv.records);
-  const nextGroups = groupPairs(nextCsv.records);
+export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
+  const baseT = asTable(baseIn);
+  const nextT = asTable(nextIn);
+  const base = side(baseT);
+  const next = side(nextT);
+  const speedFactor = options.normalize && base.info.calibMs && next.info.calibMs ? base.info.calibMs / next.info.calibMs : 1;
   const pairs: PairComparison[] = [];
   const onlyInBase: PairKey[] = [];
-  for (const [key, baseRows] of baseGroups) {
-    const nextRows = nextGroups.get(key);
-    if (!nextRows) {
-      onlyInBase.push(keyOf(baseRows[0]!));
+  for (const [key, p] of base.byKey) {
+    const baseRows = rowsOf(base.groups, p);
+    const q = next.byKey.get(key);
+    if (q === undefined) {
+      onlyInBase.push(keyOf(baseT, baseRows[0]!));
       continue;
     }
-    const base = summariseSide(baseRows);
-    const next = summariseSide(nextRows, speedFactor);
-    const status = judgeStatus(base, next);
+    const b = summariseRows(baseT, baseRows);
+    const n = summariseRows(nextT, rowsOf(next.groups, q), speedFactor);
+    const status = judgeStatus(b, n);
     // Times of a solve that now ends differently (say stuck instead of solved) measure different work.
-    const time = status.verdict === 'regression' || status.verdict === 'improvement' ? null : judgeTime(base, next, options);
-    pairs.push({ ...keyOf(baseRows[0]!), title: baseRows[0]!.title ?? '', base, next, time, status, counterChanges: counterChanges(base, next) });
+    const time = status.verdict === 'regression' || status.verdict === 'improvement' ? null : judgeTime(b, n, options);
+    pairs.push({ ...keyOf(baseT, baseRows[0]!), title: baseT.str('title', baseRows[0]!), base: b, next: n, time, status, counterChanges: counterChanges(b, n) });
   }
-  const onlyInNew = [...nextGroups].filter(([key]) => !baseGroups.has(key)).map(([, rows]) => keyOf(rows[0]!));
-  if (pairs.length === 0) throw new Error(`${nextCsv.file}: shares no (puzzle, strategy) pair with ${baseCsv.file}: nothing to compare`);
+  const onlyInNew: PairKey[] = [];
+  for (const [key, q] of next.byKey) if (!base.byKey.has(key)) onlyInNew.push(keyOf(nextT, rowsOf(next.groups, q)[0]!));
+  if (pairs.length === 0) throw new Error(`${nextT.file}: shares no (puzzle, strategy) pair with ${baseT.file}: nothing to compare`);
 
+  const count = (test: (p: PairComparison) => boolean) => pairs.reduce((n, p) => n + (test(p) ? 1 : 0), 0);
   const counts: CompareCounts = {
     pairs: pairs.length,
-    timeRegressions: pairs.filter((p) => p.time?.verdict === 'regression').length,
-    timeImprovements: pairs.filter((p) => p.time?.verdict === 'improvement').length,
-    statusRegressions: pairs.filter((p) => p.status.verdict === 'regression').length,
-    statusImprovements: pairs.filter((p) => p.status.verdict === 'improvement').length,
-    statusChanges: pairs.filter((p) => p.status.verdict === 'change').length,
-    counterChanges: pairs.filter((p) => p.counterChanges.length > 0).length,
+    timeRegressions: count((p) => p.time?.verdict === 'regression'),
+    timeImprovements: count((p) => p.time?.verdict === 'improvement'),
+    statusRegressions: count((p) => p.status.verdict === 'regression'),
+    statusImprovements: count((p) => p.status.verdict === 'improvement'),
+    statusChanges: count((p) => p.status.verdict === 'change'),
+    counterChanges: count((p) => p.counterChanges.length > 0),
     onlyInBase: onlyInBase.length,
     onlyInNew: onlyInNew.length,
   };
@@ -445,8 +400,8 @@ export function compareRuns(baseIn: RunCsv, nextIn: RunCsv, options: CompareOpti
     counts.onlyInBase > 0 ||
     (options.strictCounters && counts.counterChanges > 0);
   return {
-    base: baseInfo,
-    next: nextInfo,
+    base: base.info,
+    next: next.info,
     speedFactor,
     options,
     pairs,
@@ -477,6 +432,7 @@ function strategyRatios(pairs: PairComparison[]): StrategyRatio[] {
   });
 }
 
+/** Compares two run CSV files, each read in chunks into a table (see loadRunTable). */
 export function compareFiles(basePath: string, nextPath: string, options: CompareOptions = DEFAULT_COMPARE_OPTIONS): CompareResult {
-  return compareRuns(loadRunCsv(basePath), loadRunCsv(nextPath), options);
+  return compareRuns(loadRunTable(basePath), loadRunTable(nextPath), options);
 }

@@ -1,22 +1,39 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord } from '../results/csv.js';
 import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
 import { formatTable } from '../io/table.js';
 
 export const COMPARE_FORMATS = ['table', 'md', 'csv', 'json'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
+/** The output as one string (see comparisonChunks for output of any size). */
 export function formatComparison(result: CompareResult, format: CompareFormat): string {
+  return Array.from(comparisonChunks(result, format)).join('');
+}
+
+/**
+ * The output in pieces, to be written one after the other: a comparison of a million rows can have
+ * more pairs than one string may hold as csv or json (the table and md formats list at most
+ * MAX_LISTED rows per section).
+ */
+export function* comparisonChunks(result: CompareResult, format: CompareFormat): Generator<string> {
   switch (format) {
     case 'table':
-      return formatText(result, textTable);
+      yield formatText(result, textTable);
+      return;
     case 'md':
-      return formatText(result, markdownTable);
+      yield formatText(result, markdownTable);
+      return;
     case 'csv':
-      return formatCsv(result);
+      yield* csvChunks(result);
+      return;
     case 'json':
-      return `${JSON.stringify(comparisonJson(result), null, 2)}\n`;
+      yield* jsonChunks(result);
+      return;
   }
 }
+
+/** Most rows a section of the table and md formats lists; csv and json list every pair. */
+export const MAX_LISTED = 1000;
 
 // ---------- numbers ----------
 
@@ -53,8 +70,8 @@ function runLine(name: string, info: RunInfo): string {
 }
 
 function speedLine(result: CompareResult): string {
-  if (result.speedFactor === 1)
-    return result.options.normalize ? `machine speed: not normalized (a run has fewer than ${MIN_CALIBRATIONS} calibrations)` : 'machine speed: not normalized (--raw-times)';
+  if (!result.options.normalize) return 'machine speed: not normalized (--raw-times)';
+  if (result.base.calibMs === null || result.next.calibMs === null) return `machine speed: not normalized (a run has fewer than ${MIN_CALIBRATIONS} calibrations)`;
   return `machine speed: NEW times scaled by ${result.speedFactor.toFixed(3)} (BASE/NEW calibration) to discount a change of machine load`;
 }
 
@@ -66,7 +83,9 @@ function formatText(result: CompareResult, table: TableFn): string {
       out.push('', md ? `## ${title}: none` : `${title}: none`);
       return;
     }
-    out.push('', md ? `## ${title} (${body.length})\n` : `${title} (${body.length})`, table(header, body));
+    const shown = body.length > MAX_LISTED ? body.slice(0, MAX_LISTED) : body;
+    out.push('', md ? `## ${title} (${body.length})\n` : `${title} (${body.length})`, table(header, shown));
+    if (shown.length < body.length) out.push('', `… and ${body.length - shown.length} more, not listed here: --format csv or json lists every pair`);
   };
   const o = result.options;
   const slow = 1 + o.threshold;
@@ -179,8 +198,8 @@ export const COMPARE_CSV_COLUMNS = [
   'counters_changed',
 ] as const;
 
-function formatCsv(result: CompareResult): string {
-  const rows: Record<string, unknown>[] = result.pairs.map((p) => ({
+function csvRow(p: PairComparison): Record<string, unknown> {
+  return {
     puzzle_id: p.puzzleId,
     puzzle_path: p.puzzlePath,
     strategy: p.strategy,
@@ -203,11 +222,28 @@ function formatCsv(result: CompareResult): string {
     time_note: p.time?.note ?? '',
     ...Object.fromEntries(COUNTERS.flatMap((c) => [[`base_${c}`, p.base.counters[c].join('|')], [`new_${c}`, p.next.counters[c].join('|')]])),
     counters_changed: p.counterChanges.map((c) => c.counter).join(' '),
-  }));
-  const oneSide = (keys: PairKey[], presence: string) =>
-    keys.map((k) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy, presence, time_verdict: 'not-compared' }));
-  rows.push(...oneSide(result.onlyInBase, 'base-only'), ...oneSide(result.onlyInNew, 'new-only'));
-  return stringify([[...COMPARE_CSV_COLUMNS], ...rows.map((r) => COMPARE_CSV_COLUMNS.map((c) => r[c] ?? ''))]);
+  };
+}
+
+/** The csv format (fields quoted as RFC 4180 asks), a thousand rows a piece. */
+function* csvChunks(result: CompareResult): Generator<string> {
+  const line = (r: Record<string, unknown>) => csvRecord(COMPARE_CSV_COLUMNS.map((c) => r[c]));
+  const oneSide = (k: PairKey, presence: string) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy, presence, time_verdict: 'not-compared' });
+  let piece = csvRecord(COMPARE_CSV_COLUMNS);
+  let lines = 0;
+  const rows = function* () {
+    for (const p of result.pairs) yield csvRow(p);
+    for (const k of result.onlyInBase) yield oneSide(k, 'base-only');
+    for (const k of result.onlyInNew) yield oneSide(k, 'new-only');
+  };
+  for (const r of rows()) {
+    piece += line(r);
+    if (++lines % 1000 === 0) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece;
 }
 
 // ---------- json ----------
@@ -233,6 +269,47 @@ function formatCsv(result: CompareResult): string {
  * }
  */
 export function comparisonJson(result: CompareResult) {
+  return { ...jsonHead(result), pairs: result.pairs.map(pairJson), only_in_base: result.onlyInBase.map(keyJson), only_in_new: result.onlyInNew.map(keyJson) };
+}
+
+const keyJson = (k: PairKey) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy });
+const asNumber = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : v);
+
+function sideJson(s: SideSummary) {
+  return {
+    reps: s.reps,
+    status: s.status,
+    statuses: s.statuses,
+    verified: s.verified,
+    median_ms: s.medianMs,
+    times_ms: s.times,
+    counters: Object.fromEntries(COUNTERS.map((c) => [c, s.counters[c].map(asNumber)])),
+  };
+}
+
+function pairJson(p: PairComparison) {
+  return {
+    ...keyJson(p),
+    title: p.title,
+    base: sideJson(p.base),
+    new: sideJson(p.next),
+    time: p.time && {
+      verdict: p.time.verdict,
+      ratio: p.time.ratio,
+      ci_low: p.time.low,
+      ci_high: p.time.high,
+      achieved_confidence: p.time.achievedConfidence,
+      hodges_lehmann: p.time.hodgesLehmann,
+      p_value: p.time.pValue,
+      note: p.time.note,
+    },
+    status: p.status,
+    counter_changes: p.counterChanges.map((x) => ({ counter: x.counter, base: x.base, new: x.next })),
+  };
+}
+
+/** The document up to its lists of pairs. */
+function jsonHead(result: CompareResult) {
   const run = (info: RunInfo) => ({
     file: info.file,
     rows: info.rows,
@@ -242,17 +319,6 @@ export function comparisonJson(result: CompareResult) {
     calib_ms: info.calibMs,
     duplicates: info.duplicates,
   });
-  const asNumber = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : v);
-  const side = (s: SideSummary) => ({
-    reps: s.reps,
-    status: s.status,
-    statuses: s.statuses,
-    verified: s.verified,
-    median_ms: s.medianMs,
-    times_ms: s.times,
-    counters: Object.fromEntries(COUNTERS.map((c) => [c, s.counters[c].map(asNumber)])),
-  });
-  const key = (k: PairKey) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy });
   const c = result.counts;
   return {
     format: 'nonobench-compare',
@@ -289,25 +355,34 @@ export function comparisonJson(result: CompareResult) {
       time_improvements: s.timeImprovements,
       status_regressions: s.statusRegressions,
     })),
-    pairs: result.pairs.map((p) => ({
-      ...key(p),
-      title: p.title,
-      base: side(p.base),
-      new: side(p.next),
-      time: p.time && {
-        verdict: p.time.verdict,
-        ratio: p.time.ratio,
-        ci_low: p.time.low,
-        ci_high: p.time.high,
-        achieved_confidence: p.time.achievedConfidence,
-        hodges_lehmann: p.time.hodgesLehmann,
-        p_value: p.time.pValue,
-        note: p.time.note,
-      },
-      status: p.status,
-      counter_changes: p.counterChanges.map((x) => ({ counter: x.counter, base: x.base, new: x.next })),
-    })),
-    only_in_base: result.onlyInBase.map(key),
-    only_in_new: result.onlyInNew.map(key),
   };
+}
+
+/**
+ * The json format a pair at a time: the same text as JSON.stringify(comparisonJson(result), null, 2),
+ * without ever holding it whole.
+ */
+function* jsonChunks(result: CompareResult): Generator<string> {
+  const head = JSON.stringify(jsonHead(result), null, 2);
+  yield head.slice(0, head.lastIndexOf('\n}'));
+  const list = function* <T>(name: string, items: readonly T[], json: (item: T) => object): Generator<string> {
+    if (items.length === 0) {
+      yield `,\n  "${name}": []`;
+      return;
+    }
+    yield `,\n  "${name}": [`;
+    let piece = '';
+    for (let i = 0; i < items.length; i++) {
+      piece += `${i ? ',' : ''}\n    ${JSON.stringify(json(items[i]!), null, 2).replace(/\n/g, '\n    ')}`;
+      if (piece.length > 1 << 20) {
+        yield piece;
+        piece = '';
+      }
+    }
+    yield `${piece}\n  ]`;
+  };
+  yield* list('pairs', result.pairs, pairJson);
+  yield* list('only_in_base', result.onlyInBase, keyJson);
+  yield* list('only_in_new', result.onlyInNew, keyJson);
+  yield '\n}\n';
 }

@@ -27,12 +27,26 @@ const EXACT_LIMIT = 2500;
 /** Times below the CSV's resolution (0.001 ms) are raised to it, so that every log is finite. */
 export const TIME_FLOOR_MS = 0.001;
 
+/** Null distributions already computed, by sizes: a run compares thousands of pairs with the same repetition counts. */
+const nullCache = new Map<number, Float64Array>();
+
 /**
  * The null distribution of the Mann–Whitney U statistic for samples of sizes m and n without ties:
  * entry u is P(U = u), u = 0..m·n. Built by the recurrence over the last observation
  * P(m,n,u) = m/(m+n)·P(m−1,n,u−n) + n/(m+n)·P(m,n−1,u), which only adds positive terms.
  */
 export function mannWhitneyNull(m: number, n: number): Float64Array {
+  // Shared: callers only read it.
+  const key = m * 65536 + n;
+  let dist = nullCache.get(key);
+  if (!dist) {
+    if (nullCache.size >= 64) nullCache.clear();
+    nullCache.set(key, (dist = computeNull(m, n)));
+  }
+  return dist;
+}
+
+function computeNull(m: number, n: number): Float64Array {
   // col[i] holds P(i, j, ·) for the current j; it is updated in place as j grows.
   const col: Float64Array[] = [];
   for (let i = 0; i <= m; i++) col.push(Float64Array.of(1)); // j = 0: U is 0 with certainty

@@ -131,7 +131,11 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   const claimed = new Set<string>();
   const add = (config: Configuration) => {
     if (configs.some((c) => c.name === config.name))
-      throw new UsageError(`configuration "${config.name}" is listed twice (give one of them a name: NAME=${config.strategy}…)`);
+      throw new UsageError(
+        config.external
+          ? `configuration "${config.name}" is listed twice (give each external solver of one program a name of its own)`
+          : `configuration "${config.name}" is listed twice (give one of them a name: NAME=${config.strategy}…)`,
+      );
     configs.push(config);
   };
   for (const raw of specs) {

@@ -105,7 +105,7 @@ export function loadDefinition(file: string): Definition {
   const text = readInput(file);
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
-  if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, e.linePos?.[0]?.line ?? 1, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
+  if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, counter.linePos(e.pos[0]).line, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
   // A key given twice would silently take one of the values: report it at the second.
   visit(doc, {
     Map(_key, map) {

@@ -10,22 +10,23 @@ import { parseSolverOutput, type SolverAnswer } from '../../solvers/sat/dimacs/s
 export class AdapterError extends Error {}
 
 /** Status words a `grid` or `json` answer may give, with the SAT solvers' words for the same. */
-const STATUS_WORDS: Record<string, SolveStatus> = {
-  ...Object.fromEntries(SOLVE_STATUSES.map((s) => [s, s])),
-  sat: 'solved',
-  satisfiable: 'solved',
-  unsat: 'contradiction',
-  unsatisfiable: 'contradiction',
-  'no-solution': 'contradiction',
-  unknown: 'timeout',
-};
+const STATUS_WORDS = new Map<string, SolveStatus>([
+  ...SOLVE_STATUSES.map((s) => [s, s] as const),
+  ['sat', 'solved'],
+  ['satisfiable', 'solved'],
+  ['unsat', 'contradiction'],
+  ['unsatisfiable', 'contradiction'],
+  ['no-solution', 'contradiction'],
+  ['unknown', 'timeout'],
+]);
 
-const CELL_LINE = /^[#.?01X\-\s]+$/;
+/** A row of a grid: cells `#` `1` `X` (filled), `.` `0` (empty), `?` (unknown), blanks between them allowed. */
+const CELL_LINE = /^[#.?01X\s]+$/;
 
 /** A line's status word (`unique`, `status: unique`, `s UNSATISFIABLE`), or undefined. */
 function statusWord(line: string): SolveStatus | undefined {
   const m = /^(?:(?:s|status)\s*:?\s+)?([A-Za-z][\w-]*)\s*$/.exec(line);
-  return m ? STATUS_WORDS[m[1]!.toLowerCase()] : undefined;
+  return m ? STATUS_WORDS.get(m[1]!.toLowerCase()) : undefined;
 }
 
 /** Metrics of a program that reports none: counters unknown (empty in the row). */
@@ -47,10 +48,11 @@ function resultOf(puzzle: Puzzle, grids: Grid[], status: SolveStatus | undefined
 }
 
 /**
- * The `grid` adapter: rows of `#`/`1`/`X` (filled) and `.`/`0`/`-` (empty), `?` for an unknown cell,
+ * The `grid` adapter: rows of `#`/`1`/`X` (filled) and `.`/`0` (empty), `?` for an unknown cell,
  * blanks between cells allowed, one grid after another (blank lines between them optional), and an
- * optional status word on a line of its own. Other lines are passed over; a block of rows that is
- * not the puzzle's height (a truncated grid) or a row of the wrong width is refused.
+ * optional status word on a line of its own. Other lines are passed over, and so is a line of cell
+ * characters of another width outside a grid (a count printed before it); a block of rows that is
+ * not the puzzle's height (a truncated grid) or a row of the wrong width inside one is refused.
  */
 export function readGridOutput(text: string, puzzle: Puzzle): SolveResult {
   const { width, height } = puzzle;
@@ -73,10 +75,12 @@ export function readGridOutput(text: string, puzzle: Puzzle): SolveResult {
     const word = line === '' ? undefined : statusWord(line);
     if (line !== '' && word === undefined && CELL_LINE.test(line)) {
       const cells = line.replace(/\s+/g, '');
-      if (cells.length !== width) throw new AdapterError(`line ${i + 1}: a row of ${cells.length} cells, the puzzle is ${width} wide`);
-      if (rows.length === 0) firstRowLine = i + 1;
-      rows.push(cells);
-      return;
+      if (cells.length === width) {
+        if (rows.length === 0) firstRowLine = i + 1;
+        rows.push(cells);
+        return;
+      }
+      if (rows.length > 0) throw new AdapterError(`line ${i + 1}: a row of ${cells.length} cells, the puzzle is ${width} wide`);
     }
     endBlock();
     if (word !== undefined) {
@@ -103,22 +107,36 @@ function gridOfRows(rows: unknown, puzzle: Puzzle, what: string): Grid {
   return grid;
 }
 
-/** The `json` adapter: the object `nonobench solve --json` prints (its last line that starts with `{`). */
-export function readJsonOutput(text: string, puzzle: Puzzle): SolveResult {
-  const line = text.split(/\r?\n/).reverse().find((l) => l.trimStart().startsWith('{'));
-  if (line === undefined) throw new AdapterError('no JSON object in the output');
-  let value: Record<string, unknown>;
+/** The JSON object in a program's output: all of it, or else its last line that starts with `{` (after log lines). */
+function jsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    value = JSON.parse(line) as Record<string, unknown>;
-  } catch (err) {
-    throw new AdapterError(`not JSON: ${(err as Error).message}`);
+    value = JSON.parse(text);
+  } catch {
+    const line = text.split(/\r?\n/).reverse().find((l) => l.trimStart().startsWith('{'));
+    if (line === undefined) throw new AdapterError('no JSON object in the output (one object, alone or on the last line that starts with {)');
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new AdapterError(`its last line starting with { is not JSON: ${(err as Error).message}`);
+    }
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new AdapterError('the JSON is not an object');
-  const status = typeof value.status === 'string' ? STATUS_WORDS[value.status] : undefined;
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The `json` adapter: the object `nonobench solve --json` prints. Without `solutions`, a complete
+ * `grid` given with a status that has one solution (`unique`, `solved`) is that solution.
+ */
+export function readJsonOutput(text: string, puzzle: Puzzle): SolveResult {
+  const value = jsonObject(text);
+  const status = typeof value.status === 'string' ? STATUS_WORDS.get(value.status.toLowerCase()) : undefined;
   if (status === undefined) throw new AdapterError(`status ${JSON.stringify(value.status)} is not one of ${SOLVE_STATUSES.join(', ')}`);
   const solutions = value.solutions === undefined ? [] : Array.isArray(value.solutions) ? value.solutions.map((s, i) => gridOfRows(s, puzzle, `solutions[${i}]`)) : undefined;
   if (!solutions) throw new AdapterError('solutions is not an array');
   const grid = value.grid !== undefined ? gridOfRows(value.grid, puzzle, 'grid') : (solutions[0] ?? new Uint8Array(puzzle.width * puzzle.height));
+  if (value.solutions === undefined && (status === 'unique' || status === 'solved') && isComplete(grid)) solutions.push(grid.slice());
   const metrics: Record<string, unknown> = {};
   for (const name of ['deadEnds', 'decisions', 'lineSolves', 'maxDepth']) if (value[name] !== undefined) metrics[name] = value[name];
   metrics.extra = value.extra ?? {};

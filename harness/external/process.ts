@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,6 +53,24 @@ const USAGE_PREFIX = 'nonobench-usage';
 export const TASK_TOKEN_VARIABLE = 'NONOBENCH_TASK';
 
 let gnuTime: string | null | undefined;
+let envSignals: boolean | undefined;
+
+/**
+ * Whether `env` can ignore and restore signals (GNU coreutils ≥ 8.31): then GNU time ignores
+ * SIGTERM while the solver gets it as usual, so a solver that signals its own process group
+ * (`kill 0`) does not take the measurer with it.
+ */
+function envHandlesSignals(): boolean {
+  if (envSignals === undefined) {
+    try {
+      execFileSync('env', ['--ignore-signal=TERM', '--default-signal=TERM', 'true'], { stdio: 'ignore', timeout: 5000 });
+      envSignals = true;
+    } catch {
+      envSignals = false;
+    }
+  }
+  return envSignals;
+}
 
 /** GNU time's path, or null when it is not installed (then CPU time and peak memory are not measured). */
 export function gnuTimePath(): string | null {
@@ -87,8 +105,9 @@ function taskProcesses(pgid: number, token: string, except: number): number[] {
     try {
       const stat = readFileSync(join('/proc', name, 'stat'), 'latin1');
       // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (pgrp === pgid || readFileSync(join('/proc', name, 'environ'), 'latin1').includes(marker)) found.push(pid);
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue; // dead already, waiting to be reaped
+      if (Number(pgrp) === pgid || readFileSync(join('/proc', name, 'environ'), 'latin1').includes(marker)) found.push(pid);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -121,17 +140,27 @@ function signalTask(pgid: number, token: string, except: number, signal: NodeJS.
   }
 }
 
-/** Every task still running: killed if the harness itself exits (Ctrl-C included). */
-const live = new Map<number, string>();
+/** Every call still running, with its scratch folder: killed and removed if the harness itself exits (Ctrl-C included). */
+const live = new Map<number, { token: string; dir: string }>();
 let exitHookSet = false;
 
-/** Kills the processes of every external solver still running. */
+/** Kills the processes of every external solver still running and removes their scratch folders. */
 export function killAllExternal(): void {
-  for (const [pgid, token] of live) {
+  for (const [pgid, { token, dir }] of live) {
     kill(-pgid, 'SIGKILL');
     signalTask(pgid, token, -1, 'SIGKILL');
+    removeDir(dir);
   }
   live.clear();
+}
+
+/** Removes a scratch folder; one a leftover process still writes to is retried, then left. */
+export function removeDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // A process that escaped every kill still writes there: the folder stays in the temp dir.
+  }
 }
 
 interface Usage {
@@ -157,11 +186,14 @@ function parseUsage(text: string): Usage | undefined {
 function wrapped(argv: string[], memoryMb: number, usageFile: string): string[] {
   const capped = ['/bin/sh', '-c', 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"', 'sh', String(Math.floor(memoryMb * 1024)), ...argv];
   const time = gnuTimePath();
-  return time ? [time, '-f', `${USAGE_PREFIX} %U %S %M`, '-o', usageFile, '--', ...capped] : capped;
+  if (!time) return capped;
+  const measured = [time, '-f', `${USAGE_PREFIX} %U %S %M`, '-o', usageFile, '--'];
+  return envHandlesSignals() ? ['env', '--ignore-signal=TERM,HUP', ...measured, 'env', '--default-signal=TERM,HUP', ...capped] : [...measured, ...capped];
 }
 
 /** Runs one solver call in `dir` (its scratch folder) within `limits`; never rejects. */
 export function runLimited(argv: string[], options: { dir: string; stdin?: string; env?: Record<string, string>; limits: ProcessLimits }): Promise<ProcessRun> {
+  // (`argv` runs in `dir`; the caller removes it.)
   const { dir, limits } = options;
   const token = randomBytes(8).toString('hex');
   const usageFile = join(dir, '.usage');
@@ -186,7 +218,7 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       if (Number.isFinite(ms)) timers.push(setTimeout(f, Math.max(0, ms)));
     };
     if (pgid !== undefined) {
-      live.set(pgid, token);
+      live.set(pgid, { token, dir });
       if (!exitHookSet) {
         exitHookSet = true;
         process.on('exit', killAllExternal);
@@ -227,12 +259,13 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
 
     let pipesOpen = 2;
     let finished = false;
+    let exitedAt: number | undefined;
     const finish = () => {
       if (finished) return;
       finished = true;
       for (const t of timers) clearTimeout(t);
       if (pgid !== undefined) live.delete(pgid);
-      const wallMs = performance.now() - started;
+      const wallMs = (exitedAt ?? performance.now()) - started;
       let usage: ReturnType<typeof parseUsage>;
       try {
         usage = parseUsage(readFileSync(usageFile, 'utf8'));
@@ -263,6 +296,9 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       finish();
     });
     child.on('exit', (code, signal) => {
+      // The solve ends here: what follows is the harness's cleaning up, not the solver's time.
+      exitedAt = performance.now();
+      for (const t of timers) clearTimeout(t);
       exited = { code, signal };
       // What the solver left behind (a forked grandchild, one that left its group) goes with it.
       if (pgid !== undefined) {

@@ -12,7 +12,7 @@ import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogram, type Nono
 import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
 import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
-import { MAX_STDOUT_BYTES, runLimited, type ProcessRun } from './process.js';
+import { MAX_STDOUT_BYTES, removeDir, runLimited, type ProcessRun } from './process.js';
 import { fillPlaceholders, type InputFormat, type ResolvedExternal } from './spec.js';
 
 export interface ExternalTask {
@@ -32,10 +32,16 @@ const INPUT_FILE: Record<InputFormat, string> = { non: 'puzzle.non', xml: 'puzzl
 /** What an out-of-memory death prints, in the runtimes and C libraries solvers are written with. */
 const OUT_OF_MEMORY = /out of memory|cannot allocate|bad_alloc|allocation failed|memory exhausted|MemoryError|OutOfMemoryError/i;
 
-/** The last lines of what a solver wrote on stderr, for an error row; with `first`, from the first line that matches it. */
-const stderrLines = (tail: string, first?: RegExp) => {
+/** What usually names the cause in a program's last words. */
+const CAUSE = /error|exception|cannot|can't|fatal|not found|no such|denied|failed/i;
+
+/**
+ * The lines of a solver's stderr an error row shows: from the first that matches `first` (or else
+ * names a cause, as a stack trace's message does) the next three, or else the last three.
+ */
+const stderrLines = (tail: string, first: RegExp = CAUSE) => {
   const all = tail.trimEnd().split(/\r?\n/).map(oneLine).filter(Boolean);
-  const from = first ? all.findIndex((l) => first.test(l)) : -1;
+  const from = all.findIndex((l) => first.test(l));
   const lines = from >= 0 ? all.slice(from, from + 3) : all.slice(-3);
   return lines.length > 0 ? `; stderr: ${lines.join(' | ').slice(0, 300)}` : '';
 };
@@ -100,7 +106,7 @@ export async function runExternalTask(task: ExternalTask): Promise<TaskOutcome> 
   } catch (err) {
     return { kind: 'error', message: `could not run ${task.solver.program}: ${thrownMessage(err)}` };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   }
 }
 
@@ -109,24 +115,27 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
   const inputPath = join(dir, INPUT_FILE[solver.input]);
   const modelPath = join(dir, 'model.txt');
   const cnf = writeInput(inputPath, task);
-  const seconds = Number.isFinite(task.timeoutMs) ? Math.ceil(task.timeoutMs / 1000) : 0;
-  const argv = fillPlaceholders(solver.argv, {
-    puzzle: inputPath,
-    cnf: inputPath,
-    model: modelPath,
-    timeout: String(seconds),
-    timeout_ms: String(Number.isFinite(task.timeoutMs) ? Math.round(task.timeoutMs) : 0),
-    memory: String(task.memoryMb),
-    max_solutions: String(task.maxSolutions),
-    dir,
-    width: String(puzzle.width),
-    height: String(puzzle.height),
-  });
+  // Each call is told the time that is left of the task's limit.
+  const argvNow = (elapsedMs: number) => {
+    const leftMs = Number.isFinite(task.timeoutMs) ? Math.max(1, task.timeoutMs - elapsedMs) : 0;
+    return fillPlaceholders(solver.argv, {
+      puzzle: inputPath,
+      cnf: inputPath,
+      model: modelPath,
+      timeout: String(Math.ceil(leftMs / 1000)),
+      timeout_ms: String(Math.round(leftMs)),
+      memory: String(task.memoryMb),
+      max_solutions: String(task.maxSolutions),
+      dir,
+      width: String(puzzle.width),
+      height: String(puzzle.height),
+    });
+  };
   let usage: ResourceUsage = { cpuMs: 0, peakRssKb: 0 };
   let elapsedMs = 0;
   const call = async (): Promise<ProcessRun> => {
     rmSync(modelPath, { force: true });
-    const run = await runLimited(argv, {
+    const run = await runLimited(argvNow(elapsedMs), {
       dir,
       ...(solver.inputFile ? {} : { stdin: readFileSync(inputPath, 'utf8') }),
       ...(solver.env ? { env: solver.env } : {}),

@@ -30,7 +30,7 @@ export interface ResolvedExternal extends ExternalSpec {
   argv: string[];
   /** The program's absolute path. */
   program: string;
-  /** What rows record of it (`strategy_file`): `PATH@HASH` of the program file. */
+  /** What rows record of it (`strategy_file`): `PATH@HASH` of the program, and of each file its words name (a script an interpreter runs). */
   identity: string;
   /** The words substitute `{model}`: the answer is read from that file rather than from stdout. */
   modelFile: boolean;
@@ -57,10 +57,11 @@ export class ExternalSpecError extends Error {}
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
-/** The command's words, split like a shell would (quotes kept together, `$VAR` left as written). */
+/** The command's words, split like a shell would (quotes kept together, `$VAR` and `~` left as written). */
 export function commandWords(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
-  const words = parse(command, (name) => `$${name}`);
+  // A `#` inside a word is part of it, as in a shell (the splitter would start a comment there).
+  const words = parse(command.replace(/(?<=\S)#/g, '\\#'), (name) => `$${name}`);
   return words.map((w) => {
     if (typeof w === 'string') return w;
     if ('op' in w && w.op === 'glob') return w.pattern;
@@ -88,6 +89,14 @@ export function fillPlaceholders(words: readonly string[], values: Record<string
 
 const usesPlaceholder = (words: readonly string[], names: string[]) =>
   words.some((w) => [...w.matchAll(PLACEHOLDER)].some((m) => m[1] !== undefined && names.includes(m[1])));
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -128,11 +137,21 @@ export function resolveExternal(spec: ExternalSpec, base = process.cwd()): Resol
   checkPlaceholders(argv, spec);
   const program = findProgram(argv[0]!, base);
   if (!program) throw new ExternalSpecError(`command: program ${JSON.stringify(argv[0])} not found${argv[0]!.includes('/') ? '' : ' on PATH'} (or not executable)`);
+  // A word naming a file beside the definition (`solver.py` after `python3`) is made absolute, since
+  // the solver runs in its scratch folder; its contents are part of what ran.
+  const files: string[] = [];
+  const args = argv.slice(1).map((word) => {
+    if (word.startsWith('-') || usesPlaceholder([word], Object.keys(PLACEHOLDERS))) return word;
+    const file = isAbsolute(word) ? word : resolve(base, word);
+    if (!isFile(file)) return word;
+    files.push(file);
+    return file;
+  });
   return {
     ...spec,
-    argv: [program, ...argv.slice(1)],
+    argv: [program, ...args],
     program,
-    identity: fileIdentity(program),
+    identity: [program, ...new Set(files)].map(fileIdentity).join(' '),
     modelFile: usesPlaceholder(argv, ['model']),
     inputFile: usesPlaceholder(argv, ['puzzle', 'cnf']),
   };

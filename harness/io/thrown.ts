@@ -1,3 +1,5 @@
+import { oneLineText } from '../../corpus/errors.js';
+
 /** One line for anything code can throw: an Error's message, else what the value was (`threw null`). */
 export function thrownMessage(thrown: unknown): string {
   if (thrown instanceof Error) return oneLine(thrown.message || thrown.name);
@@ -13,5 +15,37 @@ export function thrownMessage(thrown: unknown): string {
 /** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */
 export class UsageError extends Error {}
 
-/** Line breaks and runs of blanks become one space. */
-export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/**
+ * Line breaks and runs of blanks become one space; the control characters left (a terminal escape, C1
+ * controls) are escaped as oneLineText does, so the line cannot drive a terminal either.
+ */
+export const oneLine = (s: string) => oneLineText(s.replace(/\s+/g, ' ').trim());
+
+/**
+ * What every command's exit code means: 0 all went well; 1 a solve failed or was wrong (an `error` or
+ * `wrong` row, a strategy that threw, a grid or model that fails the clues, a regression); 2 bad input
+ * or usage; 130 interrupted (Ctrl-C).
+ */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_BAD_INPUT = 2;
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * Until the returned function is called, Ctrl-C (SIGINT) writes `message` (when given) on stderr, runs
+ * `stop`, and exits with EXIT_INTERRUPTED. Only for work that leaves the event loop free (worker threads,
+ * awaited steps): during synchronous work no handler can run, and Ctrl-C must keep its default effect.
+ */
+export function exitOnInterrupt(message?: () => string, stop?: () => unknown): () => void {
+  const handler = () => {
+    // A progress bar may have hidden the cursor: show it again.
+    if (process.stderr.isTTY) process.stderr.write('\x1b[?25h');
+    if (message) process.stderr.write(`\n${message()}\n`);
+    void Promise.resolve()
+      .then(stop)
+      .catch(() => {})
+      .finally(() => process.exit(EXIT_INTERRUPTED));
+  };
+  process.once('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}

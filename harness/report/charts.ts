@@ -22,6 +22,9 @@ export interface SolvedPoint {
   timeMs: number;
 }
 
+/** Most steps drawn per cactus line (the plot is 560 pixels wide). */
+export const MAX_CACTUS_STEPS = 2000;
+
 const logTime = (title: string) => ({ type: 'quantitative' as const, title, scale: { type: 'log' as const } });
 const floor = (ms: number) => Math.max(TIME_FLOOR_MS, ms);
 
@@ -32,9 +35,13 @@ const floor = (ms: number) => Math.max(TIME_FLOOR_MS, ms);
  */
 export function cactusSpec(points: SolvedPoint[], strategies: string[]): TopLevelSpec {
   const values: { strategy: string; time: number; solved: number }[] = [];
+  const byStrategy = new Map<string, number[]>(strategies.map((s) => [s, []]));
+  for (const p of points) byStrategy.get(p.strategy)?.push(floor(p.timeMs));
   for (const strategy of strategies) {
-    const times = points.filter((p) => p.strategy === strategy).map((p) => floor(p.timeMs)).sort((a, b) => a - b);
-    times.forEach((time, i) => values.push({ strategy, time, solved: i + 1 }));
+    const times = Float64Array.from(byStrategy.get(strategy)!).sort();
+    // A line of more steps than the plot has pixels looks the same with every k-th and its last step.
+    const step = Math.max(1, Math.ceil(times.length / MAX_CACTUS_STEPS));
+    for (let i = 0; i < times.length; i++) if (i === 0 || i % step === step - 1 || i === times.length - 1) values.push({ strategy, time: times[i]!, solved: i + 1 });
   }
   return {
     width: 560,
@@ -65,9 +72,13 @@ export function scatterOutcomes(xName: string, yName: string): string[] {
 /** Per-puzzle times of two strategies on log axes, with the diagonal where they are equal. */
 export function scatterSpec(points: PairPoint[], xName: string, yName: string): TopLevelSpec {
   const values = points.map((p) => ({ x: floor(p.x), y: floor(p.y), outcome: p.outcome }));
-  const all = values.flatMap((v) => [v.x, v.y]);
-  const lo = all.length ? Math.min(...all) : 1;
-  const hi = all.length ? Math.max(...all) : 10;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    lo = Math.min(lo, v.x, v.y);
+    hi = Math.max(hi, v.x, v.y);
+  }
+  if (values.length === 0) [lo, hi] = [1, 10];
   const outcomes = scatterOutcomes(xName, yName);
   const domain = [lo / 1.2, hi * 1.2];
   return {

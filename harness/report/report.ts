@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { writeOutputFile } from '../io/output-path.js';
-import { describeStatuses, groupPairs, isSolvedStatus, loadRunCsv, summariseSide, type RunCsv, type SideSummary } from '../compare/compare.js';
-import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
+import { describeStatuses, isSolvedStatus, summariseRows, type SideSummary } from '../compare/compare.js';
+import { distinctValues, groupPairs, heldRows, rowsOf, type PairGroups } from '../compare/pairs.js';
+import { asTable, loadRunTable, type RunCsv, type RunTable } from '../compare/table.js';
+import { ROW_STATUSES, type RowStatus, type RunColumn } from '../results/row.js';
 import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, type SolvedPoint } from './charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './html.js';
 import { medianOfSorted } from '../results/median.js';
@@ -23,79 +25,95 @@ export interface ReportOptions {
   y?: string;
 }
 
-/** One (puzzle, strategy) pair with its repetitions. */
+/** One (puzzle, strategy) pair with its repetitions (rows of the table). */
 interface Pair {
   puzzleKey: string;
   label: string;
   strategy: string;
-  rows: RunRecord[];
+  rows: Uint32Array;
   side: SideSummary;
 }
 
-const distinct = (values: string[]) => [...new Set(values.filter((v) => v !== ''))];
-const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
 const ms = (x: number) => (Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 
-function pairsOf(csv: RunCsv): Pair[] {
-  return [...groupPairs(csv.records).values()].map((rows) => {
+function pairsOf(g: PairGroups): Pair[] {
+  const t = g.table;
+  const pairs: Pair[] = [];
+  for (let p = 0; p < g.count; p++) {
+    const rows = rowsOf(g, p);
     const r = rows[0]!;
-    return {
-      puzzleKey: `${r.puzzle_id}\u0000${r.puzzle_path}`,
-      label: r.puzzle_path || r.title || r.puzzle_id!,
-      strategy: r.config!,
-      rows,
-      side: summariseSide(rows),
-    };
-  });
+    const id = t.str('puzzle_id', r);
+    const path = t.str('puzzle_path', r);
+    pairs.push({ puzzleKey: `${id}\u0000${path}`, label: path || t.str('title', r) || id, strategy: t.str('config', r), rows, side: summariseRows(t, rows) });
+  }
+  return pairs;
 }
 
 /** Median over every repetition with a time, cut-short ones included (a timeout's time is the limit). */
-function anyTimeMedian(rows: RunRecord[]): number | null {
-  const times = rows.map((r) => num(r.time_ms)).filter((t): t is number => t !== null).sort((a, b) => a - b);
-  return times.length ? medianOfSorted(times) : null;
+function anyTimeMedian(t: RunTable, rows: Uint32Array): number | null {
+  const time = t.num('time_ms');
+  const times: number[] = [];
+  if (time) for (const i of rows) if (!Number.isNaN(time[i]!)) times.push(time[i]!);
+  return times.length ? medianOfSorted(Float64Array.from(times).sort()) : null;
 }
 
-function metadata(csv: RunCsv): string {
-  const col = (c: RunColumn) => distinct(csv.records.map((r) => r[c] ?? '')).join(', ') || '-';
-  const reps = csv.records.map((r) => Number(r.rep)).filter(Number.isFinite);
+/** The largest value of a number column over some rows (0 when none has one). */
+function largest(t: RunTable, rows: ArrayLike<number>, column: RunColumn): number {
+  const values = t.num(column);
+  let max = 0;
+  if (values) for (let k = 0; k < rows.length; k++) if (values[rows[k]!]! > max) max = values[rows[k]!]!;
+  return max;
+}
+
+function metadata(g: PairGroups, pairs: Pair[], strategies: string[]): string {
+  const t = g.table;
+  const held = heldRows(g);
+  const col = (c: RunColumn) => distinctValues(g, c, held).join(', ') || '-';
+  const reps = largest(t, g.order, 'rep');
   return htmlFacts([
-    ['file', basename(csv.file)],
+    ['file', basename(t.file)],
     ['run_id', col('run_id')],
     ['started_at', col('started_at')],
     ['version', col('nonobench_version')],
     ['git commit', col('git_commit')],
     ['node', col('node_version')],
     ['cpu', col('cpu_model')],
-    ['rows', String(csv.records.length)],
-    ['puzzles', String(new Set(csv.records.map((r) => `${r.puzzle_id}\u0000${r.puzzle_path}`)).size)],
-    ['configurations', distinct(csv.records.map((r) => r.config!)).join(', ') || '-'],
-    ['repetitions', reps.length ? String(Math.max(...reps)) : '-'],
+    ['rows', String(t.size)],
+    ['puzzles', String(new Set(pairs.map((p) => p.puzzleKey)).size)],
+    ['configurations', strategies.join(', ') || '-'],
+    ['repetitions', t.num('rep') && reps > 0 ? String(reps) : '-'],
     ['time limit (s)', col('timeout_s')],
     ['max solutions', col('max_solutions')],
   ]);
 }
 
-function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string {
+function strategyTable(g: PairGroups, pairs: Pair[], strategies: string[]): string {
+  const t = g.table;
   const summary = new RunSummary();
-  for (const r of csv.records) {
-    const time = num(r.time_ms);
-    const deadEnds = num(r.dead_ends);
-    summary.add(r.config!, r.status as RowStatus, time ?? '', deadEnds !== null && Number.isFinite(deadEnds) ? deadEnds : '');
+  const status = t.text('status')!;
+  const config = t.text('config')!;
+  const time = t.num('time_ms');
+  const deadEnds = t.num('dead_ends');
+  for (const i of g.order) {
+    const tm = time?.[i] ?? NaN;
+    const de = deadEnds?.[i] ?? NaN;
+    summary.add(config.get(i), status.get(i) as RowStatus, Number.isNaN(tm) ? '' : tm, Number.isNaN(de) ? '' : de);
   }
   const rows = summary.strategies();
   const statuses = ROW_STATUSES.filter((s) => rows.some((r) => r.statuses[s]));
   const header = ['strategy', 'puzzles solved', 'tasks', ...statuses, 'median ms', 'total s', 'dead ends'];
+  const solvedBy = new Map<string, number>();
+  for (const p of pairs) if (isSolvedStatus(p.side.status)) solvedBy.set(p.strategy, (solvedBy.get(p.strategy) ?? 0) + 1);
   const body = strategies.map((name) => {
     const r = rows.find((x) => x.strategy === name)!;
-    const solved = pairs.filter((p) => p.strategy === name && isSolvedStatus(p.side.status)).length;
     return [
       name,
-      String(solved),
+      String(solvedBy.get(name) ?? 0),
       String(r.tasks),
       ...statuses.map((s) => String(r.statuses[s] ?? 0)),
       ms(r.medianMs),
       (r.totalMs / 1000).toFixed(2),
-      String(r.deadEnds),
+      r.deadEnds === null ? '-' : String(r.deadEnds),
     ];
   });
   const note = paragraph(
@@ -110,14 +128,13 @@ function strategyTable(csv: RunCsv, pairs: Pair[], strategies: string[]): string
  * found by probing). probe's rows are preferred: it guesses only where line logic and probing stop,
  * so its list is classify's needs-guessing; backtrack's also holds puzzles that probing would finish.
  */
-function guessingSection(pairs: Pair[], strategies: string[]): string {
+function guessingSection(t: RunTable, pairs: Pair[], strategies: string[]): string {
   const used = GUESSING_STRATEGIES.find((s) => strategies.includes(s));
   if (used === undefined)
     return paragraph('Neither the backtrack nor the probe strategy is in this run, so it does not show which puzzles need guessing.');
-  const maxOf = (rows: RunRecord[], c: RunColumn) => Math.max(0, ...rows.map((r) => num(r[c])).filter((v): v is number => v !== null && Number.isFinite(v)));
   const guessing = pairs
     .filter((p) => p.strategy === used)
-    .map((p) => ({ p, deadEnds: maxOf(p.rows, 'dead_ends'), decisions: maxOf(p.rows, 'decisions'), depth: maxOf(p.rows, 'max_depth') }))
+    .map((p) => ({ p, deadEnds: largest(t, p.rows, 'dead_ends'), decisions: largest(t, p.rows, 'decisions'), depth: largest(t, p.rows, 'max_depth') }))
     .filter((g) => g.decisions > 0)
     .sort((a, b) => b.deadEnds - a.deadEnds || b.decisions - a.decisions || a.p.label.localeCompare(b.p.label));
   const intro = paragraph(
@@ -128,12 +145,13 @@ function guessingSection(pairs: Pair[], strategies: string[]): string {
   );
   if (guessing.length === 0) return intro + paragraph('No puzzle needed guessing: every one was solved by deduction alone.');
   const shown = guessing.slice(0, GUESSING_ROWS);
-  const size = (r: RunRecord) => (r.width && r.height ? `${r.width}×${r.height}` : '-');
+  const size = (r: number) => (t.str('width', r) && t.str('height', r) ? `${t.str('width', r)}×${t.str('height', r)}` : '-');
   const table = htmlTable(
     ['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median ms'],
     shown.map(({ p, deadEnds, decisions, depth }) => {
-      const t = anyTimeMedian(p.rows);
-      return [p.label, p.rows[0]!.title ?? '', size(p.rows[0]!), p.strategy, describeStatuses(p.side), String(deadEnds), String(decisions), String(depth), t === null ? '-' : ms(t)];
+      const median = anyTimeMedian(t, p.rows);
+      const first = p.rows[0]!;
+      return [p.label, t.str('title', first), size(first), p.strategy, describeStatuses(p.side), String(deadEnds), String(decisions), String(depth), median === null ? '-' : ms(median)];
     }),
     (i) => i >= 5,
   );
@@ -154,7 +172,7 @@ async function cactusSection(pairs: Pair[], strategies: string[]): Promise<strin
 /** Why a row has no time: a timeout without one was stopped at the hard limit. */
 const untimedReason = (status: string) => (status === 'timeout' ? 'hard timeout' : status || 'no status');
 
-async function scatterSection(pairs: Pair[], xName: string, yName: string): Promise<string> {
+async function scatterSection(t: RunTable, pairs: Pair[], xName: string, yName: string): Promise<string> {
   const byPuzzle = (name: string) => new Map(pairs.filter((p) => p.strategy === name).map((p) => [p.puzzleKey, p]));
   const xs = byPuzzle(xName);
   const ys = byPuzzle(yName);
@@ -164,12 +182,12 @@ async function scatterSection(pairs: Pair[], xName: string, yName: string): Prom
   for (const [key, px] of xs) {
     const py = ys.get(key);
     if (!py) continue;
-    const x = anyTimeMedian(px.rows);
-    const y = anyTimeMedian(py.rows);
+    const x = anyTimeMedian(t, px.rows);
+    const y = anyTimeMedian(t, py.rows);
     if (x === null || y === null) {
       untimed++;
       for (const side of [x === null ? px : null, y === null ? py : null])
-        for (const r of side?.rows ?? []) why.add(untimedReason(r.status ?? ''));
+        for (const r of side?.rows ?? []) why.add(untimedReason(t.str('status', r)));
       continue;
     }
     points.push({ x, y, outcome: scatterOutcome(isSolvedStatus(px.side.status), isSolvedStatus(py.side.status), xName, yName) });
@@ -186,31 +204,33 @@ async function scatterSection(pairs: Pair[], xName: string, yName: string): Prom
 const figure = (svg: string, caption: string) => `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
 
 /** The whole report page: self-contained, no scripts, nothing fetched. */
-export async function buildReport(csv: RunCsv, options: ReportOptions = {}): Promise<string> {
-  const pairs = pairsOf(csv);
-  const strategies = distinct(csv.records.map((r) => r.config!));
+export async function buildReport(csv: RunCsv | RunTable, options: ReportOptions = {}): Promise<string> {
+  const groups = groupPairs(asTable(csv));
+  const t = groups.table;
+  const pairs = pairsOf(groups);
+  const strategies = distinctValues(groups, 'config');
   for (const [flag, name] of [['--x', options.x], ['--y', options.y]] as const)
     if (name !== undefined && !strategies.includes(name))
-      throw new UsageError(`${flag} ${name}: no such strategy in ${csv.file} (it has ${strategies.join(', ') || 'none'})`);
+      throw new UsageError(`${flag} ${name}: no such strategy in ${t.file} (it has ${strategies.join(', ') || 'none'})`);
   const xName = options.x ?? strategies.find((s) => s !== options.y);
   const yName = options.y ?? strategies.find((s) => s !== xName);
   if (xName !== undefined && xName === yName) throw new Error('--x and --y must name two different strategies');
 
-  const runIds = distinct(csv.records.map((r) => r.run_id ?? ''));
+  const runIds = distinctValues(groups, 'run_id');
   const title = `nonobench report${runIds.length === 1 ? ` ${runIds[0]}` : ''}`;
   const sections = [
     `<h1>${escapeHtml(title)}</h1>`,
-    metadata(csv),
+    metadata(groups, pairs, strategies),
     '<h2>Puzzles solved against time</h2>',
     strategies.length ? await cactusSection(pairs, strategies) : paragraph('The CSV has no rows.'),
     '<h2>Per-puzzle times of two strategies</h2>',
     xName !== undefined && yName !== undefined
-      ? await scatterSection(pairs, xName, yName)
+      ? await scatterSection(t, pairs, xName, yName)
       : paragraph('The run has fewer than two strategies, so there is nothing to plot against each other.'),
     '<h2>Per strategy</h2>',
-    strategies.length ? strategyTable(csv, pairs, strategies) : paragraph('The CSV has no rows.'),
+    strategies.length ? strategyTable(groups, pairs, strategies) : paragraph('The CSV has no rows.'),
     '<h2>Puzzles that need guessing</h2>',
-    guessingSection(pairs, strategies),
+    guessingSection(t, pairs, strategies),
   ];
   return [
     '<!DOCTYPE html>',
@@ -235,7 +255,7 @@ export async function buildReport(csv: RunCsv, options: ReportOptions = {}): Pro
 export const defaultReportPath = (csvPath: string) => csvPath.replace(/(\.csv)?$/i, '.html');
 
 export async function writeReport(csvPath: string, out = defaultReportPath(csvPath), options: ReportOptions = {}): Promise<string> {
-  const html = await buildReport(loadRunCsv(csvPath, REPORT_COLUMNS), options);
+  const html = await buildReport(loadRunTable(csvPath, REPORT_COLUMNS), options);
   writeOutputFile(out, html);
   return out;
 }

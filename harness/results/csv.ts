@@ -1,17 +1,102 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
-import { InputError } from '../../corpus/errors.js';
-import { readInput } from '../io/read-input.js';
+import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
+import { clip, InputError } from '../../corpus/errors.js';
+import { scanCsvFile, scanCsvText, type CsvRow, type CsvScan } from './csv-read.js';
+
+export * from './csv-read.js';
+
+/**
+ * CSV as RFC 4180 writes it, everywhere: every writer quotes a field holding a quote, a comma, a CR or
+ * an LF (or starting with a byte-order mark), and every reader keeps what is inside quotes exactly as
+ * written, line breaks included. Records end in LF or CRLF (mixed is accepted: a CRLF file resumed by
+ * an older version); blank lines are skipped; a UTF-8 byte-order mark is ignored. A malformed record
+ * anywhere (a wrong number of fields, a quote inside an unquoted field, text after a closing quote)
+ * is an error naming the line where it starts, with one exception: the torn last record a killed
+ * writer leaves (the last record, without its line end and with fewer fields than the header, or cut
+ * inside a quoted field at the end of the file) is dropped without a word. Files are read in chunks,
+ * never whole. Text that is not valid UTF-8 is read as Windows-1252, UTF-16 by its byte-order mark
+ * (as readInput). csv-stringify writes and csv-parse reads (csv-read.ts).
+ */
 
 /** A row as read back from a file: every value a string. */
 export type CsvRecord = Record<string, string>;
 
+// ---------- writing ----------
+
+/**
+ * csv-stringify's options for one record. `quote_record_delimiter` must be on: csv-stringify turns it
+ * off whenever `record_delimiter` is given, and then quotes only the delimiter itself, so a bare CR
+ * or LF in a CRLF file went out unquoted and split the row. A leading byte-order mark is quoted too,
+ * as a reader drops one at the start of a file. Values are never altered (no formula escaping);
+ * booleans and dates are written as String() writes them.
+ */
+const stringifyOptions = (eol: string, loneEmpty: boolean): StringifyOptions => ({
+  bom: false,
+  eof: true,
+  delimiter: ',',
+  quote: '"',
+  escape: '"',
+  record_delimiter: eol,
+  quote_record_delimiter: true,
+  quoted_match: /[\r\n]|^\ufeff/,
+  quoted_empty: loneEmpty,
+  escape_formulas: false,
+  cast: { boolean: (v) => String(v), date: (v) => String(v) },
+});
+const OPTIONS: Record<string, StringifyOptions> = {};
+const optionsFor = (eol: string, loneEmpty: boolean) => (OPTIONS[`${eol}${loneEmpty}`] ??= stringifyOptions(eol, loneEmpty));
+
+/** One record with its line end, as csv-stringify writes it. A lone empty field is written `""`: a blank line would be skipped. */
+export function csvRecord(values: readonly unknown[], eol = '\n'): string {
+  return stringify([values as unknown[]], optionsFor(eol, values.length === 1));
+}
+
+/** Writes a whole CSV at once, replacing the file (for derived tables: classify, bench). */
+export function writeCsv(path: string, columns: readonly string[], rows: readonly object[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const parts = [csvRecord(columns)];
+  for (const row of rows) parts.push(csvRecord(columns.map((c) => (row as Record<string, unknown>)[c])));
+  writeFileSync(path, parts.join(''));
+}
+
+/**
+ * Writes text (or bytes) to a file descriptor in large pieces. What is written is copied into a
+ * buffer at once, so no string outlives its call (many small strings held until a flush would all
+ * reach the old heap).
+ */
+export class BufferedWriter {
+  private readonly buffer = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  constructor(private readonly fd: number) {}
+  write(data: string | Uint8Array): void {
+    const most = typeof data === 'string' ? data.length * 3 : data.length;
+    if (most > this.buffer.length - this.used) {
+      this.flush();
+      if (most > this.buffer.length) {
+        if (typeof data === 'string') writeSync(this.fd, data);
+        else for (let done = 0; done < data.length; ) done += writeSync(this.fd, data, done, data.length - done);
+        return;
+      }
+    }
+    if (typeof data === 'string') this.used += this.buffer.write(data, this.used);
+    else {
+      this.buffer.set(data, this.used);
+      this.used += data.length;
+    }
+  }
+  flush(): void {
+    let done = 0;
+    while (done < this.used) done += writeSync(this.fd, this.buffer, done, this.used - done);
+    this.used = 0;
+  }
+}
+
 /**
  * Writes CSV rows to a file, one synchronous write per row, so that every finished row is in the
  * file the moment it is recorded: a run killed midway (even by SIGKILL) leaves a valid CSV.
- * A new run replaces the file; with `append` (a resumed run) rows go after the ones already there.
+ * A new run replaces the file; with `append` (a resumed run) rows go after the ones already there,
+ * once a torn last record is cut off (it would otherwise swallow or shift the rows after it).
  */
 export class CsvAppender {
   private fd: number;
@@ -25,21 +110,20 @@ export class CsvAppender {
     append = false,
   ) {
     mkdirSync(dirname(path), { recursive: true });
-    let existing = append && existsSync(path) ? readFileSync(path, 'utf8') : '';
-    this.eol = /^[^\n]*\r\n/.test(existing) ? '\r\n' : '\n';
-    // A record torn inside a quoted field would swallow every row appended after it: cut it off.
-    const whole = existing === '' ? 0 : parseCsv(existing).validLength;
-    if (whole < existing.length) {
-      existing = existing.slice(0, whole);
-      truncateSync(path, Buffer.byteLength(existing));
+    let scan: CsvScan | undefined;
+    if (append && existsSync(path) && statSync(path).size > 0) {
+      scan = scanCsvFile(path, () => {}, { context: 'cannot resume: ' });
+      if (scan.columns.length === 0) scan = undefined;
+      else if (scan.validBytes < statSync(path).size) truncateSync(path, scan.validBytes);
     }
-    this.fd = openSync(path, existing === '' ? 'w' : 'a');
-    if (existing === '') writeSync(this.fd, this.line(columns));
-    else if (!existing.endsWith('\n')) writeSync(this.fd, this.eol); // a torn last line stays its own record
+    this.eol = scan?.crlf ? '\r\n' : '\n';
+    this.fd = openSync(path, scan ? 'a' : 'w');
+    if (!scan) writeSync(this.fd, this.line(columns));
+    else if (!scan.lastEol) writeSync(this.fd, this.eol); // a last record saved without its line end
   }
 
   private line(values: readonly unknown[]): string {
-    return stringify([values as unknown[]], { record_delimiter: this.eol });
+    return csvRecord(values, this.eol);
   }
 
   /** Appends one record, its values in column order. */
@@ -55,38 +139,61 @@ export class CsvAppender {
   }
 }
 
+// ---------- reading whole files into records ----------
+
 /** A CSV read back: `lines[i]` is the file line where `records[i]` starts. */
 export interface ParsedCsv {
   columns: string[];
   records: CsvRecord[];
   lines: number[];
-  /** Length of the text that was read: shorter than the text when a torn last record was dropped. */
-  validLength: number;
-  /** Rows dropped because they had the wrong number of fields or were torn inside a quoted field. */
+  /** 1 when a torn last record was dropped. */
   dropped: number;
 }
 
-/**
- * Reads a CSV with a header into records. Rows with the wrong number of fields (a line torn by a
- * killed writer) are dropped, so a partial file from an interrupted run still reads.
- */
-export function readCsv(path: string): ParsedCsv {
-  return parseCsv(readFileSync(path, 'utf8'));
+/** Collects records; with `only`, just those columns. */
+function collect(only?: ReadonlySet<string>): { records: CsvRecord[]; lines: number[]; header: (columns: readonly string[]) => void; visit: (row: CsvRow) => void } {
+  const records: CsvRecord[] = [];
+  const lines: number[] = [];
+  let columns: readonly string[] = [];
+  const visit = (row: CsvRow) => {
+    const record: CsvRecord = {};
+    columns.forEach((c, i) => {
+      if (only && !only.has(c)) return;
+      // A column named __proto__ is a field like any other.
+      if (c === '__proto__') Object.defineProperty(record, c, { value: row.fields[i]!, enumerable: true, writable: true, configurable: true });
+      else record[c] = row.fields[i]!;
+    });
+    records.push(record);
+    lines.push(row.line);
+  };
+  return { records, lines, header: (cols) => (columns = cols), visit };
+}
+
+/** Reads CSV text with a header into records (see the rules at the top of this file); errors are CsvSyntaxError. */
+export function parseCsv(text: string): ParsedCsv {
+  const c = collect();
+  const result = scanCsvText(text, c.visit, c.header);
+  return { columns: result.columns, records: c.records, lines: c.lines, dropped: result.dropped };
 }
 
 /**
- * A CSV file given on the command line, or one line naming it: `FILE:0: cannot read the file (…)`,
- * or `FILE:LINE: <context>not a CSV (…)` at the line where parsing stopped.
+ * A CSV file given on the command line, read into records (in chunks, never as one string), or one
+ * line naming it: `FILE:0: cannot read the file (…)`, or `FILE:LINE: <context>…` at a malformed
+ * record. With `only`, records hold just those columns (what a large file can afford: --resume).
  */
-export function readCsvInput(path: string, context = ''): ParsedCsv {
-  const text = readInput(path);
-  try {
-    return parseCsv(text);
-  } catch (err) {
-    const e = err as { lines?: number; message?: string };
-    throw new InputError(path, e.lines ?? 0, `${context}not a CSV (${String(e.message).split('\n')[0]})`);
-  }
+export function readCsvInput(path: string, context = '', only?: readonly string[]): ParsedCsv {
+  const keep = only ? new Set(only) : undefined;
+  let c = collect(keep);
+  const result = scanCsvFile(path, (row) => c.visit(row), {
+    header: (cols) => c.header(cols),
+    context,
+    restart: () => (c = collect(keep)),
+  });
+  return { columns: result.columns, records: c.records, lines: c.lines, dropped: result.dropped };
 }
+
+/** readCsvInput without a context. */
+export const readCsv = (path: string): ParsedCsv => readCsvInput(path);
 
 /** Throws `FILE:1: not a run CSV (no … columns)` unless `columns` holds every `needed` one. */
 export function requireColumns(path: string, columns: readonly string[], needed: readonly string[]): void {
@@ -94,51 +201,24 @@ export function requireColumns(path: string, columns: readonly string[], needed:
   if (missing.length > 0) throw new InputError(path, 1, `not a run CSV (no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''})`);
 }
 
-/** How many lines a torn quoted record may span before the file is judged broken, not torn. */
-const MAX_TORN_LINES = 20;
+/** A value of a run CSV that breaks its column's rule; readers add the file and line. */
+export class CsvValueError extends Error {}
+
+/** A plain decimal: digits, an optional fraction; no exponent, hex, padding, `Infinity` or `+`. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /**
- * readCsv on text already read. A UTF-8 BOM is ignored and CRLF and LF may be mixed (a CRLF file
- * resumed by an older version). csv-parse's errors carry `lines`, the line where parsing stopped.
+ * A number read from a run CSV (times, counters, indices): NaN for an empty value, else a plain
+ * decimal (a whole number when `whole`) of at least `min`, or a CsvValueError
+ * `column time_ms: "1e3" is not a plain decimal`.
  */
-export function parseCsv(text: string): ParsedCsv {
-  const bom = text.startsWith('\ufeff') ? 1 : 0;
-  let valid = text.length;
-  let rows: { record: string[]; info: { lines: number } }[];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const body = text.slice(bom, valid).replace(/\r\n/g, '\n');
-      rows = parse(body, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as typeof rows;
-      break;
-    } catch (err) {
-      // An unclosed quote runs to the end of the file: a writer killed inside a quoted field
-      // (`extra`, `error`). Drop that last record line by line and read what came before it.
-      const cut = text.lastIndexOf('\n', text[valid - 1] === '\n' ? valid - 2 : valid - 1) + 1;
-      if ((err as { code?: string }).code !== 'CSV_QUOTE_NOT_CLOSED' || attempt >= MAX_TORN_LINES || cut <= bom) throw err;
-      valid = cut;
-    }
-  }
-  const columns = rows[0]?.record ?? [];
-  const records: CsvRecord[] = [];
-  const lines: number[] = [];
-  let dropped = valid < text.length ? 1 : 0;
-  for (const { record: row, info } of rows.slice(1)) {
-    if (row.length !== columns.length) {
-      dropped++;
-      continue;
-    }
-    const record: CsvRecord = {};
-    columns.forEach((c, i) => (record[c] = row[i]!));
-    records.push(record);
-    // info.lines is where the record ends; line breaks inside quoted fields put its start earlier.
-    lines.push(info.lines - row.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0));
-  }
-  return { columns, records, lines, validLength: valid, dropped };
-}
-
-/** Writes a whole CSV at once, replacing the file (for derived tables: merge output, classify, bench). */
-export function writeCsv(path: string, columns: readonly string[], rows: readonly object[]): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const values = (row: object) => columns.map((c) => (row as Record<string, unknown>)[c] ?? '');
-  writeFileSync(path, stringify([columns as string[], ...rows.map(values)]));
+export function csvNumber(column: string, text: string, whole: boolean, min: number): number {
+  if (text === '') return NaN;
+  const fail = (why: string) => new CsvValueError(`column ${column}: "${clip(text)}" ${why}`);
+  if (!PLAIN_DECIMAL.test(text)) throw fail('is not a plain decimal');
+  if (whole && text.includes('.')) throw fail('is not a whole number');
+  const n = Number(text);
+  if (!Number.isFinite(n) || (whole && !Number.isSafeInteger(n))) throw fail('is out of range');
+  if (n < min) throw fail(`is below ${min}`);
+  return n;
 }

@@ -6,5 +6,5 @@ export function medianOfSorted(sorted: ArrayLike<number>): number {
   return len % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The median of numbers in any order (NaN for none); the input is not changed. */
-export const median = (xs: readonly number[]): number => medianOfSorted([...xs].sort((a, b) => a - b));
+/** The median of numbers in any order (NaN for none); the input is not changed. A typed array sorts numerically without a comparator, fast for millions. */
+export const median = (xs: readonly number[]): number => medianOfSorted(Float64Array.from(xs).sort());

@@ -67,7 +67,7 @@ function partialGridProblem(puzzle: Puzzle, grid: Grid): string | null {
  * a partial grid whose known cells the goal refutes (after `contradiction` the grid is wherever
  * the strategy stopped, so it is not checked).
  */
-export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
+export function checkAnswer(puzzle: Puzzle, r: SolveResult, maxSolutions?: number): string | null {
   const seen = new Set<string>();
   for (const [i, solution] of r.solutions.entries()) {
     const violations = verifyGrid(puzzle, solution);
@@ -79,6 +79,9 @@ export function checkAnswer(puzzle: Puzzle, r: SolveResult): string | null {
   const n = r.solutions.length;
   if ((r.status === 'unique' || r.status === 'solved') && n !== 1) return `status ${r.status} with ${n} solutions`;
   if (r.status === 'multiple' && n < 2) return `status multiple with ${n} solutions`;
+  // `solved` leaves uniqueness open: no answer when a second solution was asked for.
+  if (r.status === 'solved' && maxSolutions !== undefined && maxSolutions >= 2)
+    return `status solved when uniqueness was asked (max solutions ${maxSolutions}): unique or multiple expected`;
   if (r.status === 'contradiction' && n > 0) return `status contradiction with ${n} solutions`;
   if (r.status === 'unique' && puzzle.goal && !sameGrid(r.solutions[0]!, puzzle.goal))
     return 'claims a unique solution that differs from the goal, which also satisfies the clues';
@@ -115,16 +118,16 @@ export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: numbe
   const failed = (problem: string): Judged => ({ status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: problem });
   try {
     const shapeProblem = malformed(puzzle, result, maxSolutions);
-    return shapeProblem ? failed(shapeProblem) : judgeResult(puzzle, result, timeMs);
+    return shapeProblem ? failed(shapeProblem) : judgeResult(puzzle, result, timeMs, maxSolutions);
   } catch (err) {
     // A plugin's result is outside code (a getter may throw): one error row, never a stopped run.
     return failed(`its result cannot be recorded: ${oneLine(thrownMessage(err))}`);
   }
 }
 
-function judgeResult(puzzle: Puzzle, result: SolveResult, timeMs: number): Judged {
+function judgeResult(puzzle: Puzzle, result: SolveResult, timeMs: number, maxSolutions?: number): Judged {
   const m = result.metrics;
-  const wrong = checkAnswer(puzzle, result);
+  const wrong = checkAnswer(puzzle, result, maxSolutions);
   return {
     status: wrong ? 'wrong' : result.status,
     verified: wrong ? 'false' : result.solutions.length > 0 ? 'true' : '',

@@ -1,7 +1,9 @@
 import { Piscina } from 'piscina';
 import { thrownMessage } from '../io/thrown.js';
 import { workerFile } from '../io/worker-file.js';
+import { isModuleSpecifier } from '../../solvers/strategies/registry.js';
 import type { TaskOutcome, WorkerReply } from '../results/outcome.js';
+import { USAGE_MIB, USAGE_REPORTS } from './task-usage.js';
 import type { WorkerTask } from './worker.js';
 
 /** How one task ended, seen from the parent. */
@@ -33,10 +35,15 @@ export function taskLimitMs(timeoutMs: number, warmup: number): number {
 const isOutOfMemory = (err: { code?: string; message?: string }) =>
   err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit|heap out of memory/i.test(err.message ?? '');
 
+
 interface InFlight {
   abort: AbortController;
   start: number;
   reason?: 'timeout' | 'memory';
+  usage: Int32Array;
+  /** The report count last seen, and when it last changed. */
+  seenReports: number;
+  reportedAt: number;
 }
 
 /**
@@ -47,49 +54,100 @@ export function rssBudget(baseRss: number, options: PoolOptions): number {
   return baseRss + options.workers * (options.memoryMb * 1.5 + 128) * 1024 * 1024;
 }
 
+/** A task whose thread has not reported its memory for this long (it does not poll) is a suspect. */
+const SILENT_MS = 250;
+/** After stopping a task, memory takes a while to fall: no one else is stopped meanwhile. */
+const SETTLE_MS = 1000;
+
 /**
- * A pool of worker threads with hard per-task limits. Callers keep at most `workers` tasks in
- * flight, so every task starts at once and its clock starts with it.
+ * The task to stop when the process is over its memory budget, or none: the task holding the most
+ * memory by its thread's own report, when that is more than a worker's share; else the longest-
+ * running task whose thread has stopped reporting (code that never polls, so cannot say); else no
+ * one, since the memory is then no running task's. A well-behaved task beside a hog, or one that
+ * starts right after a hog was stopped, is never the one.
+ */
+export function memoryCulprit<T extends Pick<InFlight, 'start' | 'reason' | 'usage' | 'reportedAt'>>(tasks: Iterable<T>, shareMib: number, now: number): T | undefined {
+  let heaviest: T | undefined;
+  let silent: T | undefined;
+  for (const t of tasks) {
+    if (t.reason) continue;
+    const mib = t.usage[USAGE_MIB]!;
+    if (mib > shareMib && (!heaviest || mib > heaviest.usage[USAGE_MIB]!)) heaviest = t;
+    if (now - Math.max(t.start, t.reportedAt) > SILENT_MS && (!silent || t.start < silent.start)) silent = t;
+  }
+  return heaviest ?? silent;
+}
+
+/**
+ * Worker threads with hard per-task limits. Callers keep at most `workers` tasks in flight, so
+ * every task starts at once and its clock starts with it. Built-in strategies share one set of
+ * threads; each plugin module gets threads of its own, so that a plugin that changes the global
+ * environment (replaces a built-in class, say) never touches another strategy's solves.
  *
  * Memory has two guards: V8's heap limit per thread (`resourceLimits`) stops JavaScript objects;
- * typed arrays live outside that heap, so a watchdog also samples the process's resident memory
- * and, past the budget, stops the longest-running task as `memory`.
+ * typed arrays live outside that heap, so each worker reports what its task holds and stops a task
+ * over its limit itself, and a watchdog samples the process's resident memory and, past the
+ * budget, stops the task that holds the memory (see memoryCulprit) as `memory`.
  */
 export class SolverPool {
-  private readonly piscina: Piscina<WorkerTask, WorkerReply>;
+  private readonly shared: Piscina<WorkerTask, WorkerReply>;
+  private readonly isolated = new Map<string, Piscina<WorkerTask, WorkerReply>>();
   private readonly inFlight = new Set<InFlight>();
   private readonly watchdog: NodeJS.Timeout;
+  private settleUntil = 0;
 
   constructor(readonly options: PoolOptions) {
-    this.piscina = new Piscina({
-      // A CommonJS entry that import()s the worker module: see worker-entry.cts for why.
-      filename: workerFile('run/worker-entry.cjs'),
-      workerData: { module: options.filename ?? workerFile() },
-      minThreads: options.workers,
-      maxThreads: options.workers,
-      idleTimeout: 60_000,
-      // Task times are measured inside the worker; piscina's own histograms would cost a record per task.
-      recordTiming: false,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
-    });
-    // A replacement worker that fails on its own has no task to reject; the task that caused it already did.
-    this.piscina.on('error', () => {});
+    this.shared = this.threads(options.workers);
     const budget = rssBudget(process.memoryUsage.rss(), options);
     this.watchdog = setInterval(() => this.checkMemory(budget), 200);
     this.watchdog.unref();
   }
 
+  private threads(minThreads: number): Piscina<WorkerTask, WorkerReply> {
+    const piscina = new Piscina<WorkerTask, WorkerReply>({
+      // A CommonJS entry that import()s the worker module: see worker-entry.cts for why.
+      filename: workerFile('run/worker-entry.cjs'),
+      workerData: { module: this.options.filename ?? workerFile() },
+      minThreads,
+      maxThreads: this.options.workers,
+      idleTimeout: 60_000,
+      // Task times are measured inside the worker; piscina's own histograms would cost a record per task.
+      recordTiming: false,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
+    });
+    // A replacement worker that fails on its own has no task to reject; the task that caused it already did.
+    piscina.on('error', () => {});
+    return piscina;
+  }
+
+  /** The threads a task runs on: a plugin module's own, else the shared ones. */
+  private threadsFor(spec: string): Piscina<WorkerTask, WorkerReply> {
+    if (!isModuleSpecifier(spec)) return this.shared;
+    let threads = this.isolated.get(spec);
+    if (!threads) this.isolated.set(spec, (threads = this.threads(0)));
+    return threads;
+  }
+
   private checkMemory(budget: number): void {
-    if (this.inFlight.size === 0 || process.memoryUsage.rss() <= budget) return;
-    let oldest: InFlight | undefined;
-    for (const t of this.inFlight) if (!t.reason && (!oldest || t.start < oldest.start)) oldest = t;
-    if (!oldest) return;
-    oldest.reason = 'memory';
-    oldest.abort.abort();
+    const now = performance.now();
+    for (const t of this.inFlight) {
+      const reports = t.usage[USAGE_REPORTS]!;
+      if (reports !== t.seenReports) {
+        t.seenReports = reports;
+        t.reportedAt = now;
+      }
+    }
+    if (this.inFlight.size === 0 || now < this.settleUntil || process.memoryUsage.rss() <= budget) return;
+    const culprit = memoryCulprit(this.inFlight, this.options.memoryMb / 2, now);
+    if (!culprit) return;
+    culprit.reason = 'memory';
+    culprit.abort.abort();
+    this.settleUntil = now + SETTLE_MS;
   }
 
   async run(task: WorkerTask): Promise<TaskOutcome> {
-    const flight: InFlight = { abort: new AbortController(), start: performance.now() };
+    const usage = new Int32Array(new SharedArrayBuffer(8));
+    const flight: InFlight = { abort: new AbortController(), start: performance.now(), usage, seenReports: 0, reportedAt: 0 };
     this.inFlight.add(flight);
     const limit = taskLimitMs(task.timeoutMs, task.warmup);
     const timer = Number.isFinite(limit)
@@ -99,13 +157,13 @@ export class SolverPool {
         }, limit)
       : undefined;
     try {
-      const reply = await this.piscina.run(task, { signal: flight.abort.signal });
+      const reply = await this.threadsFor(task.strategySpec).run({ ...task, usage: usage.buffer as SharedArrayBuffer }, { signal: flight.abort.signal });
       return { kind: 'done', reply };
     } catch (err) {
       // Assume no shape: the worker rejects with Errors, but piscina's own failures may be anything.
       const e = (err ?? {}) as { name?: string; code?: string; message?: string };
       if (flight.reason === 'memory')
-        return { kind: 'memory', message: 'stopped by the memory watchdog: the process went over its memory budget' };
+        return { kind: 'memory', message: `stopped by the memory watchdog: the process went over its memory budget, and this task held the most (${usage[USAGE_MIB]} MiB reported) or had stopped reporting` };
       if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start };
       if (isOutOfMemory(e)) return { kind: 'memory', message: e.message ?? 'out of memory' };
       return { kind: 'error', message: thrownMessage(err) };
@@ -117,6 +175,6 @@ export class SolverPool {
 
   async close(): Promise<void> {
     clearInterval(this.watchdog);
-    await this.piscina.destroy();
+    await Promise.all([this.shared, ...this.isolated.values()].map((p) => p.destroy()));
   }
 }

@@ -1,18 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { InputError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import type { Params } from '../../solvers/api/params.js';
 import { resolveConfigurations, type ConfigSpec } from '../config/configurations.js';
-import { CsvAppender, readCsvInput } from '../results/csv.js';
-import { buildRow, RUN_COLUMNS, rowValues, taskKey, type RunFields, type RunRecord } from '../results/row.js';
+import { CsvAppender } from '../results/csv.js';
+import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
+import { lockOutput } from '../io/output-lock.js';
+import { occurrences, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs } from './pool.js';
 import { killAllExternal } from '../external/process.js';
 import { runExternalTask } from '../external/run-external.js';
+import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
@@ -51,26 +53,15 @@ export interface RunResult {
   tasksRun: number;
   tasksSkipped: number;
   loadErrors: number;
-  /** 1 when any row is `wrong` or `error`, 2 when some input could not be read, else 0. */
+  /** 1 when any row is `wrong` or `error` or the CSV could not be written, 2 when some input could not be read, else 0. */
   exitCode: number;
+  /** Why the run stopped before its last task: its CSV could not be written (a full disk). */
+  stopped?: string;
 }
 
 export const defaultWorkers = () => Math.max(1, availableParallelism());
 export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_MEMORY_MB = 2048;
-
-/**
- * Keys of the tasks a run CSV being resumed already records: none when it does not exist yet or is
- * empty. Anything but a run CSV of these columns is refused before the file is touched, since rows
- * appended to it would sit under a foreign header.
- */
-function recordedTasks(path: string): Set<string> {
-  if (!existsSync(path) || statSync(path).size === 0) return new Set();
-  const parsed = readCsvInput(path, 'cannot resume: ');
-  if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
-    throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
-  return new Set((parsed.records as RunRecord[]).map((r) => taskKey(r.puzzle_id!, r.puzzle_path!, r.config!, r.rep!)));
-}
 
 /**
  * Runs every (puzzle, strategy, repetition) task on a pool of worker threads, keeping at most one
@@ -102,13 +93,25 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   let skipped = 0;
   if (done) {
     const before = tasks.length;
-    tasks = tasks.filter((t) => !done.has(taskKey(t.puzzle.id, t.puzzle.meta.source ?? '', t.config.name, t.rep)));
+    const occurrence = occurrences(puzzles);
+    tasks = tasks.filter((t) => !done.has(resumeKey(t.puzzle.id, occurrence.get(t.puzzle)!, t.config.name, t.rep)));
     skipped = before - tasks.length;
   }
   tasks = inRounds(tasks);
 
   const env = runEnvironment();
-  const csv = new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined);
+  // A second run writing the same file is refused here, before it touches it.
+  const unlock = lockOutput(out, (line) => log.write(`${line}\n`));
+  // Opened at the first row, so that a run that records nothing (no puzzle readable) leaves the file as it was.
+  let csv: CsvAppender | undefined;
+  const appender = () => (csv ??= new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined));
+  const closeCsv = () => {
+    try {
+      csv?.close();
+    } catch {
+      // fsync refused (a device such as /dev/null, a full disk): the rows were written as they came.
+    }
+  };
   const summary = new RunSummary(configs.map((c) => c.name));
   const progress = createProgress(tasks.length, log, options.quiet);
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;
@@ -123,26 +126,38 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     definition: options.definition ?? '',
   };
 
+  let recorded = 0;
+  let stopped: string | undefined;
   const record = (task: Task, outcome: TaskOutcome) => {
     const judged = judge(task.puzzle, outcome, options.maxSolutions);
     const { config } = task;
     const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, strategyFile: config.file, rep: task.rep, params: config.paramsText };
     const reply = outcome.kind === 'done' ? outcome.reply : undefined;
     const usage = outcome.usage ?? { cpuMs: reply?.cpuMs ?? '', peakRssKb: '' };
-    csv.write(rowValues(buildRow(runFields, rowTask, judged, reply?.calibMs ?? '', usage)));
+    try {
+      appender().write(rowValues(buildRow(runFields, rowTask, judged, reply?.calibMs ?? '', usage)));
+    } catch (err) {
+      // Nothing more can be recorded: no task is started after this one, and the run says why.
+      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): the rows recorded before are kept; --resume ${oneLine(out)} goes on once it can be written`;
+      return;
+    }
+    recorded++;
     summary.add(config.name, judged.status, judged.time_ms, judged.dead_ends);
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
 
-  // SIGINT: every finished row is already on disk; stop the workers and leave.
-  const onSigint = () => {
+  // SIGINT, SIGTERM or SIGHUP: every finished row is already on disk; the tasks in flight end with the process.
+  const onSignal = (signal: NodeJS.Signals) => {
     killAllExternal();
     progress.stop();
-    csv.close();
-    log.write(`\ninterrupted: the rows finished so far are in ${out}\n`);
-    void pool.close().finally(() => process.exit(130));
+    closeCsv();
+    unlock();
+    log.write(`\ninterrupted by ${signal}: the ${recorded} rows finished are in ${oneLine(out)} (--resume ${oneLine(out)} goes on)\n`);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   };
-  process.once('SIGINT', onSigint);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
 
   try {
     // Strategies get the clues only (see withoutGoal); one stripped copy per puzzle, shared by its tasks.
@@ -161,40 +176,46 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
             memoryMb: options.memoryMb,
           })
         : pool.run({
-        puzzle: shown(task.puzzle),
-        strategySpec: task.config.spec,
-        maxSolutions: options.maxSolutions,
-        timeoutMs,
-        warmup: options.warmup,
-        params: task.config.params,
-      });
+            puzzle: shown(task.puzzle),
+            strategySpec: task.config.spec,
+            maxSolutions: options.maxSolutions,
+            timeoutMs,
+            warmup: options.warmup,
+            params: task.config.params,
+          });
     let next = 0;
     const worker = async () => {
-      let task = tasks[next++];
-      let running = task && start(task);
+      let task: Task | undefined = tasks[next++];
+      let running: Promise<TaskOutcome> | undefined = task && start(task);
       while (task && running) {
         const outcome = await running;
         const finished = task;
         // Hand the thread its next task before recording this one, so it does not wait on the CSV.
-        task = tasks[next++];
+        task = stopped ? undefined : tasks[next++];
         running = task && start(task);
         record(finished, outcome);
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.workers, tasks.length) }, worker));
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     progress.stop();
-    csv.close();
+    // A run with nothing to record still leaves its (empty) CSV, unless some input was bad: then the file is left as it was.
+    if (!csv && errors.length === 0 && !existsSync(out)) appender();
+    closeCsv();
+    unlock();
   }
 
   const failed = summary.count('wrong') + summary.count('error') > 0;
   return {
     out,
     summary,
-    tasksRun: tasks.length,
+    tasksRun: recorded,
     tasksSkipped: skipped,
     loadErrors: errors.length,
-    exitCode: failed ? 1 : errors.length > 0 ? 2 : 0,
+    exitCode: failed || stopped ? 1 : errors.length > 0 ? 2 : 0,
+    ...(stopped ? { stopped } : {}),
   };
 }

@@ -1,7 +1,8 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
-import { threadCpuMs } from './thread-cpu.js';
+import { TaskMemory, threadCpuMs } from './task-usage.js';
+import { resourceLimits } from 'node:worker_threads';
 import { thrownMessage } from '../io/thrown.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
 import type { WorkerReply } from '../results/outcome.js';
@@ -15,7 +16,12 @@ export interface WorkerTask {
   timeoutMs: number;
   warmup: number;
   params?: Record<string, number | boolean | string>;
+  /** Where the thread reports the memory its task holds (see TaskMemory). */
+  usage?: SharedArrayBuffer;
 }
+
+/** The task's memory limit: the thread's heap limit, which `--memory` sets, for all it holds. */
+const LIMIT_MIB = resourceLimits.maxOldGenerationSizeMb ?? Infinity;
 
 
 /** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
@@ -38,10 +44,10 @@ function strategyFor(spec: string): Promise<Strategy> {
   return s;
 }
 
-function solveOnce(strategy: Strategy, task: WorkerTask): SolveResult | Promise<SolveResult> {
+function solveOnce(strategy: Strategy, task: WorkerTask, memory: TaskMemory): SolveResult | Promise<SolveResult> {
   return strategy.solve(task.puzzle, {
     maxSolutions: task.maxSolutions,
-    shouldStop: deadlineAfter(task.timeoutMs),
+    shouldStop: memory.watch(deadlineAfter(task.timeoutMs)),
     ...(task.params ? { params: task.params } : {}),
   });
 }
@@ -73,10 +79,15 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     calibMs = measureCalibration();
     calibratedAt = performance.now();
   }
+  const memory = new TaskMemory(task.usage ? new Int32Array(task.usage) : undefined, LIMIT_MIB);
+  const checked = <T>(value: T): T => {
+    if (memory.over !== undefined) throw new Error(memory.over);
+    return value;
+  };
   let lastSolveMs = 0;
   for (let i = 0; i < task.warmup; i++) {
     const t = performance.now();
-    await solveOnce(strategy, task);
+    checked(await solveOnce(strategy, task, memory));
     lastSolveMs = performance.now() - t;
   }
   // A few solves of a small puzzle do not get a strategy's code optimised: the first warmed task of
@@ -86,16 +97,17 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     warmedUp.add(task.strategySpec);
     const until = performance.now() + FIRST_WARMUP_MS;
     for (let t = performance.now(); t + lastSolveMs < until; t = performance.now()) {
-      await solveOnce(strategy, task);
+      checked(await solveOnce(strategy, task, memory));
       lastSolveMs = performance.now() - t;
     }
   }
   const cpuBefore = threadCpuMs();
   const start = performance.now();
-  let result = solveOnce(strategy, task);
+  let result = solveOnce(strategy, task, memory);
   // Awaited only when it is a Promise, so that a synchronous solve is timed alone.
   if (result instanceof Promise) result = await result;
   const timeMs = performance.now() - start;
+  checked(result);
   const cpuAfter = threadCpuMs();
   const reply: WorkerReply = { result, timeMs, calibMs };
   if (cpuBefore !== undefined && cpuAfter !== undefined) reply.cpuMs = cpuAfter - cpuBefore;

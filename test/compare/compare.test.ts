@@ -288,9 +288,9 @@ describe('bad input', () => {
     const dir = tmp();
     const { records } = readCsv(`${FIX}/base.csv`);
     writeCsv(join(dir, 'bad.csv'), RUN_COLUMNS, [records[0]!, { ...records[1]!, status: 'finished' }]);
-    expect(() => loadRunCsv(join(dir, 'bad.csv'))).toThrow(/bad\.csv:3: unknown status "finished"/);
+    expect(() => loadRunCsv(join(dir, 'bad.csv'))).toThrow(/bad\.csv:3: column status: unknown status "finished"/);
     writeCsv(join(dir, 'bad-time.csv'), RUN_COLUMNS, [{ ...records[0]!, time_ms: 'fast' }]);
-    expect(() => loadRunCsv(join(dir, 'bad-time.csv'))).toThrow(/bad-time\.csv:2: time_ms "fast" is not a valid time/);
+    expect(() => loadRunCsv(join(dir, 'bad-time.csv'))).toThrow(/bad-time\.csv:2: column time_ms: "fast" is not a plain decimal/);
   });
 });
 

@@ -101,14 +101,16 @@ describe('compare: coverage, duplicates, values', () => {
     expect(formatComparison(r, 'table')).toContain('(4 duplicate rows dropped)');
   });
 
-  it('refuses negative, hex and padded times, at the file line', () => {
+  it('refuses negative, hex, padded and exponent times, at the file line', () => {
     const dir = tmp();
     const [first, second] = base.records;
-    for (const bad of ['-5', '0x10', ' 12 ', 'Infinity']) {
+    const why: Record<string, string> = { '-5': 'is below 0', '0x10': 'is not a plain decimal', ' 12 ': 'is not a plain decimal', Infinity: 'is not a plain decimal', '1e3': 'is not a plain decimal', '1e999': 'is not a plain decimal', '.5': 'is not a plain decimal' };
+    for (const [bad, message] of Object.entries(why)) {
       const file = join(dir, 'bad.csv');
       // A line break inside a quoted field: the bad row starts on line 4, record 3.
       writeCsv(file, RUN_COLUMNS, [{ ...first!, error: 'two\nlines' }, { ...second!, time_ms: bad }]);
-      expect(() => loadRunCsv(file)).toThrow(`${file}:4: time_ms "${bad}" is not a valid time`);
+      expect(() => loadRunCsv(file)).toThrow(`${file}:4: column time_ms: "${bad}" ${message}`);
+      expect(() => compareFiles(file, file)).toThrow(`${file}:4: column time_ms: "${bad}" ${message}`);
     }
   });
 

@@ -10,18 +10,7 @@ import {
   normalCdf,
   normalQuantile,
 } from '../../harness/compare/stats.js';
-
-/** A small seeded generator (mulberry32), so synthetic timing data is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../bench/seeded.js';
 
 function gaussian(rand: () => number): number {
   let u = 0;

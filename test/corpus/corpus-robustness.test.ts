@@ -240,9 +240,9 @@ describe('messages', () => {
     const c1 = file('c1.non', 'width 1\nheight 1\nrows\n1\u009b31m\ncolumns\n1\n');
     expect(load(huge, c1).problems).toEqual([
       [huge, 1, 'width 99999999999999999999999 is above the limit of 200 (raise it with --max-size)'],
-      [c1, 4, 'row 1: clue "1\\u009b31m" is not an integer'],
+      [c1, 4, 'row 1: clue "1\\x9b31m" is not an integer'],
     ]);
-    expect(oneLineText('a\u0085b\u007fc\u2028')).toBe('a\\u0085b\\u007fc\\u2028');
+    expect(oneLineText('a\u0085b\u007fc\u2028')).toBe('a\\x85b\\x7fc\\u2028');
   });
 });
 

@@ -15,7 +15,7 @@ describe('the grid adapter', () => {
     fc.assert(
       fc.property(
         picturedPuzzle({ maxSide: 8 }),
-        fc.constantFrom(['#', '.'], ['1', '0'], ['X', '-']),
+        fc.constantFrom(['#', '.'], ['1', '0'], ['X', '.']),
         fc.boolean(),
         fc.constantFrom('unique', 'multiple', 's SATISFIABLE', 'status: stuck', ''),
         (puzzle, [on, off], spaced, word) => {
@@ -61,6 +61,12 @@ describe('the grid adapter', () => {
     expect(problem('###\n#..\nunique\nmultiple\n')).toMatch(/second status word/);
     expect(problem('###\n#..\n\n###\n#?.\n')).toMatch(/partial grid/);
   });
+
+  it('passes over lines that only look like answers: a count before the grid, words that are no status', () => {
+    const puzzle = { id: 'x', width: 3, height: 2, rows: [[3], [1]], columns: [[2], [1], [1]], meta: {} };
+    const r = readGridOutput('1\nconstructor\ntoString\n###\n#..\nUNIQUE\n', puzzle);
+    expect([r.status, r.solutions.length]).toEqual(['unique', 1]);
+  });
 });
 
 describe('the json adapter', () => {
@@ -85,6 +91,13 @@ describe('the json adapter', () => {
     expect(() => readJsonOutput('{"status": "done"}', puzzle)).toThrow(/status "done"/);
     expect(() => readJsonOutput('{"status": "solved", "solutions": [["#."]], "grid": ["#"]}', puzzle)).toThrow(/grid: not 1 rows of 2 cells/);
     expect(() => readJsonOutput('{"status": "solved", "solutions": [["#!"]]}', puzzle)).toThrow(/not a cell/);
+    expect(() => readJsonOutput('{"status": "constructor"}', puzzle)).toThrow(/status "constructor" is not one of/);
+  });
+
+  it('takes pretty-printed JSON, any case of the status word, and a unique grid without solutions', () => {
+    const puzzle = { id: 'x', width: 2, height: 1, rows: [[1]], columns: [[1], []], meta: {} };
+    const r = readJsonOutput(JSON.stringify({ status: 'UNIQUE', grid: ['#.'] }, null, 2), puzzle);
+    expect([r.status, r.solutions.length, [...r.grid]]).toEqual(['unique', 1, [FILLED, EMPTY]]);
   });
 });
 

@@ -72,7 +72,7 @@ memory: 256
     expect(statuses('garbage')).toEqual(['error', 'error', 'error']);
     expect(byConfig.get('garbage')![0]!.error).toMatch(/unreadable output: no grid and no status word/);
     expect(statuses('exit3')).toEqual(['error', 'error', 'error']);
-    expect(byConfig.get('exit3')![0]!.error).toBe('exit status 3; stderr: first line | fatal: clue table overflow');
+    expect(byConfig.get('exit3')![0]!.error).toBe('exit status 3; stderr: fatal: clue table overflow');
     for (const stuck of ['hang', 'escape-hang']) {
       expect(statuses(stuck), stuck).toEqual(['timeout', 'timeout', 'timeout']);
       // SIGTERM at the 1 s limit is ignored, SIGKILL follows at the hard limit (1 s later).
@@ -93,6 +93,19 @@ memory: 256
     // The hog's figure is its own process's peak, near the cap it died at.
     expect(Number(byConfig.get('hog')![0]!.peak_rss_kb)).toBeGreaterThan(128 * 1024);
     expect(fixtureProcesses()).toEqual([]);
+  });
+
+  it('takes an answer given in time as it is, though a process the program left behind holds its output', () => {
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
+configurations:
+  - { name: linger, command: "${FIXTURES}/linger.mjs {puzzle}", input: non, output: grid }
+timeout: 1.5
+`);
+    expect(r.code).toBe(0);
+    const [row] = rowsOf(r.out);
+    expect([row!.status, row!.verified]).toEqual(['unique', 'true']);
+    // Its time ends when it exits, not when the lingering grandchild lets go of the pipe.
+    expect(Number(row!.time_ms)).toBeLessThan(2000);
   });
 
   it('refuses a command that cannot run with one line naming the definition file and line, exit 2', () => {

@@ -17,14 +17,14 @@ const tmp = tempDirs('report');
 
 /** A second solving plugin, so the run has two strategies that solve puzzles. */
 const QUICK_GOAL = `
-import { firstSolution } from ${JSON.stringify(pathToFileURL(resolve('test/fixtures/harness/first-solution.mjs')).href)};
+import { answer } from ${JSON.stringify(pathToFileURL(resolve('test/fixtures/harness/first-solution.mjs')).href)};
 export default {
   name: 'quick-goal',
-  description: 'returns a solution at once',
-  solve(puzzle) {
-    const grid = firstSolution(puzzle);
-    const metrics = { cellsResolved: grid.length, deadEnds: 0, decisions: 0, lineSolves: 1, maxDepth: 0, solutionsFound: 1, extra: {} };
-    return { status: 'solved', grid, solutions: [grid], metrics };
+  description: 'returns its answer at once',
+  solve(puzzle, { maxSolutions }) {
+    const { status, grid, solutions } = answer(puzzle, maxSolutions);
+    const metrics = { deadEnds: 0, decisions: 0, lineSolves: 1, maxDepth: 0, extra: {} };
+    return { status, grid, solutions, metrics };
   },
 };
 `;

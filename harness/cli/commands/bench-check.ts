@@ -5,7 +5,7 @@ import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
-import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
+import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -28,6 +28,7 @@ export function registerBenchCheck(program: Command): void {
       .addOption(maxSizeOption(`${DEFAULT_MAX_SIZE}, or the baseline's largest puzzle when larger`))
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
+    if (o.workers !== undefined) checkWorkers(o.workers);
     const check = await benchCheck({
       baseline: o.baseline,
       out: o.runOut ?? defaultCheckOut(),

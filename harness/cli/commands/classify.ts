@@ -16,7 +16,9 @@ import {
 import { writeCsv } from '../../results/csv.js';
 import { ensureDir } from '../../io/output-path.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, suiteOption } from '../options.js';
+import { checkWorkers, maxSizeOption, memoryMb, nonNegativeNumber, pathsWithSuite, suiteOption, workerCount } from '../options.js';
+import { EXIT_BAD_INPUT, EXIT_FAILED, exitOnInterrupt } from '../../io/thrown.js';
+import { oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
@@ -119,9 +121,9 @@ export function showClassified(results: ClassifiedPuzzle[], color: boolean): str
     const { puzzle } = r;
     const cls = classOf(r);
     if (isLineSolvable(cls)) continue;
-    out.push(`== ${puzzle.meta.source ?? puzzle.id} (${puzzle.width}x${puzzle.height}): ${cls} ==`);
+    out.push(`== ${oneLineText(puzzle.meta.source ?? puzzle.id)} (${puzzle.width}x${puzzle.height}): ${cls} ==`);
     if (!r.classification) {
-      out.push(`no classification: ${r.error}`, '');
+      out.push(`no classification: ${oneLineText(r.error)}`, '');
       continue;
     }
     const { stalled, solutions } = picturesOf(r);
@@ -152,7 +154,7 @@ export function registerClassify(program: Command): void {
     .option('--timeout <seconds>', 'time limit per puzzle (0: none); past it the class is "unknown"', nonNegativeNumber('--timeout'), DEFAULT_CLASSIFY_TIMEOUT_S)
     .addOption(
       new Option('--workers <n>', 'worker threads (0: classify in this thread, soft time limit only)')
-        .argParser(nonNegativeInt('--workers'))
+        .argParser(workerCount(0))
         .default(defaultWorkers(), 'the number of cores'),
     )
     .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
@@ -165,16 +167,25 @@ export function registerClassify(program: Command): void {
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o: ClassifyCommandOptions) => {
       const started = performance.now();
-      // A bad --svg is found before the (possibly long) classification, not after it.
-      if (o.svg) ensureDir(o.svg);
-      const run = await classifyCorpus({
-        paths: pathsWithSuite(paths, o.suite),
-        timeoutS: o.timeout,
-        workers: o.workers,
-        memoryMb: o.memory,
-        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
-        quiet: !!o.quiet,
-      });
+      checkWorkers(o.workers);
+      // Ctrl-C: the CSV is written at the end, so nothing is; the pool's threads end with the process.
+      // (With --workers 0 the classification holds this thread, and Ctrl-C keeps its default effect.)
+      const release = o.workers > 0 ? exitOnInterrupt(() => 'interrupted: no CSV written') : () => {};
+      let run;
+      try {
+        // A bad --svg is found before the (possibly long) classification, not after it.
+        if (o.svg) ensureDir(o.svg);
+        run = await classifyCorpus({
+          paths: pathsWithSuite(paths, o.suite),
+          timeoutS: o.timeout,
+          workers: o.workers,
+          memoryMb: o.memory,
+          ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
+          quiet: !!o.quiet,
+        });
+      } finally {
+        release();
+      }
       const listed = o.only ? run.results.filter((r) => o.only!.includes(classOf(r))) : run.results;
       const out = o.out ?? defaultRunsPath('classify-');
       writeCsv(out, CLASSIFY_COLUMNS, listed.map((r) => classifyRow(r, o.timeout)));
@@ -196,13 +207,14 @@ export function registerClassify(program: Command): void {
       }
       if (o.svg) {
         const files = writeClassifySvgs(listed, o.svg);
-        print(`${files.length} SVG files written to ${o.svg}`);
+        print(`${files.length} SVG files written to ${oneLineText(o.svg)}`);
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const where = o.workers === 0 ? 'in this thread' : `on ${o.workers} worker thread${o.workers === 1 ? '' : 's'}`;
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      print(`${plural(run.results.length, 'puzzle')} classified in ${seconds} s ${where}; ${plural(listed.length, 'row')} in ${out}`);
-      if (run.loadErrors.length > 0) process.exitCode = 2;
-      else if (run.failures > 0) process.exitCode = 1;
+      print(`${plural(run.results.length, 'puzzle')} classified in ${seconds} s ${where}; ${plural(listed.length, 'row')} in ${oneLineText(out)}`);
+      // As `run`: a failed puzzle first, then unreadable input.
+      if (run.failures > 0) process.exitCode = EXIT_FAILED;
+      else if (run.loadErrors.length > 0) process.exitCode = EXIT_BAD_INPUT;
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError } from '../../../corpus/errors.js';
+import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Puzzle } from '../../../corpus/model.js';
@@ -9,7 +9,7 @@ import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS,
 import { parseSolverOutput } from '../../../solvers/sat/dimacs/solver-output.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { readInput } from '../../io/read-input.js';
-import { UsageError } from '../../io/thrown.js';
+import { EXIT_FAILED, UsageError } from '../../io/thrown.js';
 import { loadOptionsOf, maxSizeOption } from '../options.js';
 
 interface CnfCommandOptions {
@@ -20,7 +20,7 @@ interface CnfCommandOptions {
 }
 
 /** Exit code when a model does not solve the puzzle (or the solver found none). */
-export const EXIT_NOT_A_SOLUTION = 1;
+export const EXIT_NOT_A_SOLUTION = EXIT_FAILED;
 
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
 function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName, modelPath: string): void {
@@ -35,7 +35,7 @@ function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingNam
   }
   if (answer.status !== 'sat') {
     process.stderr.write(
-      `nonobench: ${modelPath}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
+      `nonobench: ${oneLineText(modelPath)}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
     );
     process.exitCode = EXIT_NOT_A_SOLUTION;
     return;
@@ -81,7 +81,8 @@ export function registerCnf(program: Command): void {
         decodeModelFile(puzzle, cnf, encoding, opts.decode);
         return;
       }
-      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding) });
+      // A comment is one line: a line break in the puzzle's file name or title would end it and corrupt the CNF.
+      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding).map(oneLineText) });
       if (opts.out) writeOutputFile(opts.out, text);
       else process.stdout.write(text);
     });

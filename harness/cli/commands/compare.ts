@@ -1,7 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../../compare/compare.js';
-import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../../compare/format.js';
-import { writeOutputFile } from '../../io/output-path.js';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { COMPARE_FORMATS, comparisonChunks, type CompareFormat } from '../../compare/format.js';
+import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
 import { nonNegativeNumber } from '../options.js';
 
 /** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
@@ -59,6 +60,21 @@ export function emit(text: string, out: string | undefined): void {
   else process.stdout.write(text);
 }
 
+/** emit for output written in pieces (a large comparison need not fit in one string). */
+export function emitChunks(chunks: Iterable<string>, out: string | undefined): void {
+  if (!out) {
+    for (const chunk of chunks) process.stdout.write(chunk);
+    return;
+  }
+  ensureParentDir(out);
+  const fd = openSync(out, 'w');
+  try {
+    for (const chunk of chunks) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function registerCompare(program: Command): void {
   addCompareOptions(
     program
@@ -68,7 +84,7 @@ export function registerCompare(program: Command): void {
       .argument('<new>', 'the run CSV to check against it'),
   ).action((base: string, next: string, o) => {
     const result = compareFiles(base, next, compareOptionsOf(o));
-    emit(formatComparison(result, o.format as CompareFormat), o.out);
+    emitChunks(comparisonChunks(result, o.format as CompareFormat), o.out);
     process.exitCode = result.exitCode;
   });
 }

@@ -4,6 +4,7 @@ import { loadPuzzles } from '../../../corpus/load.js';
 import type { LoadOptions } from '../../../corpus/validate.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { UsageError } from '../../io/thrown.js';
+import { oneLineText } from '../../../corpus/errors.js';
 import { loadOptionsOf, maxSizeOption } from '../options.js';
 
 interface ConvertOptions {
@@ -36,7 +37,7 @@ export function registerConvert(program: Command): void {
       if (out === '-') process.stdout.write(text);
       else {
         writeOutputFile(out, text);
-        process.stdout.write(`wrote ${puzzles.length} puzzle${puzzles.length === 1 ? '' : 's'} to ${out}\n`);
+        process.stdout.write(`wrote ${puzzles.length} puzzle${puzzles.length === 1 ? '' : 's'} to ${oneLineText(out)}\n`);
       }
     });
 }

@@ -4,6 +4,8 @@ import { MAX_SEED } from '../../../corpus/random.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { ensureDir } from '../../io/output-path.js';
 import { wholeNumber } from '../options.js';
+import { exitOnInterrupt } from '../../io/thrown.js';
+import { oneLineText } from '../../../corpus/errors.js';
 
 interface GenerateOptions {
   width: number;
@@ -16,6 +18,9 @@ interface GenerateOptions {
 
 // Larger puzzles would be refused by every command that loads them (their --max-size defaults to this).
 const sizeOption = (name: string) => wholeNumber(name, 1, DEFAULT_MAX_SIZE, ', the largest size the loader accepts by default');
+
+/** Files written between two turns of the event loop. */
+const YIELD_EVERY = 64;
 
 function densityOption(value: string): number {
   const d = Number(value);
@@ -37,12 +42,21 @@ export function registerGenerate(program: Command): void {
     .option('--count <n>', `number of puzzles, 1 to ${MAX_SERIES_COUNT}`, wholeNumber('--count', 1, MAX_SERIES_COUNT), 1)
     .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, wholeNumber('--seed', 0, MAX_SEED), 1)
     .requiredOption('--out <dir>', 'output directory (created if needed); files are named 001.non, 002.non, …')
-    .action((opts: GenerateOptions) => {
+    .action(async (opts: GenerateOptions) => {
       const { width, density, count, seed } = opts;
       ensureDir(opts.out);
-      // Each file is written as it is made: memory stays flat however long the series.
+      const wrote = (n: number) => `wrote ${n} puzzle${n === 1 ? '' : 's'} to ${oneLineText(opts.out)}`;
+      // Each file is written as it is made: memory stays flat however long the series. Between files the
+      // event loop gets a turn now and then, so that Ctrl-C can say how far the series got and exit 130.
       let written = 0;
-      for (const _ of writeSeriesFiles({ width, height: opts.height ?? width, density, count, seed }, opts.out)) written++;
-      process.stdout.write(`wrote ${written} puzzle${written === 1 ? '' : 's'} to ${opts.out}\n`);
+      const release = exitOnInterrupt(() => `interrupted: ${wrote(written)}`);
+      try {
+        for (const _ of writeSeriesFiles({ width, height: opts.height ?? width, density, count, seed }, opts.out)) {
+          if (++written % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
+        }
+      } finally {
+        release();
+      }
+      process.stdout.write(`${wrote(written)}\n`);
     });
 }

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadDefinition } from '../../config/definition.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
-import { collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
+import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
@@ -35,6 +35,7 @@ export function registerRun(program: Command): void {
       const given = (name: string) => command.getOptionValueSource(name) === 'cli';
       const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);
       const puzzlePaths = paths.length > 0 || o.suite !== undefined || !def ? pathsWithSuite(paths, o.suite) : def.paths;
+      checkWorkers(setting('workers', def?.settings.workers));
       const result = await runCorpus({
         paths: puzzlePaths,
         strategies: def && !given('strategies') ? def.configurations : parseConfigList(o.strategies),
@@ -52,6 +53,7 @@ export function registerRun(program: Command): void {
         quiet: !!o.quiet,
         ...(o.param ? { params: o.param } : {}),
       });
+      if (result.stopped) process.stderr.write(`nonobench: ${result.stopped}\n`);
       process.stdout.write(`${result.summary.format()}\n`);
       const skipped = result.tasksSkipped ? ` (${result.tasksSkipped} already recorded, skipped)` : '';
       process.stdout.write(`${result.tasksRun} tasks recorded in ${result.out}${skipped}\n`);

@@ -12,7 +12,8 @@ import { resolveConfigurations } from '../../config/configurations.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
 import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
-import { thrownMessage } from '../../io/thrown.js';
+import { EXIT_FAILED, exitOnInterrupt, oneLine, thrownMessage } from '../../io/thrown.js';
+import { oneLineText } from '../../../corpus/errors.js';
 import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
@@ -55,9 +56,27 @@ export function differingCells(a: Grid, b: Grid): Uint8Array {
 
 const METRIC_FIELDS = ['deadEnds', 'decisions', 'lineSolves', 'maxDepth'] as const;
 
+/**
+ * A solve that gave no result: the strategy threw, ran out of memory or was stopped at the hard time limit.
+ * Its input was fine, so it exits 1 (as an `error` row makes `run` exit 1), with one line, not 2.
+ */
+class FailedSolve extends Error {}
+
+/**
+ * JSON on one line that no terminal acts on: JSON.stringify leaves DEL, the C1 controls and U+2028/U+2029 raw
+ * (a file name may hold them); written as `\uXXXX` they are the same JSON value.
+ */
+const jsonLine = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const failed = (name: string, why: string) => new FailedSolve(`strategy ${oneLine(name)} failed: ${oneLine(why)}`);
+
 /** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
 async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string, params: Params): Promise<WorkerReply> {
   const pool = new SolverPool({ workers: 1, memoryMb: DEFAULT_MEMORY_MB });
+  // The event loop stays free while the worker solves: Ctrl-C exits 130, which ends the thread too (closing the
+  // pool first would fail the task, and report a failed solve).
+  const release = exitOnInterrupt(() => 'interrupted');
   try {
     const timeoutMs = opts.timeout * 1000;
     const outcome = await pool.run({
@@ -69,9 +88,11 @@ async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: st
       params,
     });
     if (outcome.kind === 'done') return outcome.reply;
-    if (outcome.kind === 'killed') throw new Error(`strategy ${name} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
-    throw new Error(`strategy ${name} failed: ${outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message}`);
+    if (outcome.kind === 'killed')
+      throw new FailedSolve(`strategy ${oneLine(name)} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
+    throw failed(name, outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message);
   } finally {
+    release();
     await pool.close();
   }
 }
@@ -89,74 +110,86 @@ export function registerSolve(program: Command): void {
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
     .addOption(maxSizeOption())
     .action(async (puzzlePath: string, opts: SolveCommandOptions) => {
-      const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      // Parameters are checked before solving, so that a misspelt or bad one is a usage error, not a failed solve.
-      const [config] = await resolveConfigurations([{ strategy: strategySpec(opts.strategy), params: opts.param ?? {} }], {}, taskLimitMs(opts.timeout * 1000, 0));
-      const { params } = config!;
-      let result: SolveResult;
-      let timeMs: number;
-      if (opts.timeout > 0) {
-        // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
-        const solved = await solveOnWorker(puzzle, opts, config!.strategy, params);
-        result = solved.result;
-        timeMs = solved.timeMs;
-      } else {
-        // No limit: in this thread.
-        const strategy = await loadStrategy(config!.spec);
-        const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
-        const started = performance.now();
-        try {
-          result = await strategy.solve(withoutGoal(puzzle), options);
-        } catch (err) {
-          throw new Error(`strategy ${strategy.name} failed: ${thrownMessage(err)}`);
-        }
-        timeMs = performance.now() - started;
+      try {
+        await solveCommand(puzzlePath, opts);
+      } catch (err) {
+        if (!(err instanceof FailedSolve)) throw err;
+        process.stderr.write(`nonobench: ${err.message}\n`);
+        process.exitCode = EXIT_FAILED;
       }
-
-      const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
-      for (const line of wrong) process.stderr.write(`wrong: ${line}\n`);
-      if (wrong.length > 0) process.exitCode = 1;
-      if (malformed(puzzle, result, opts.maxSolutions)) return;
-
-      const { width, height } = puzzle;
-      const [first, second] = result.solutions;
-      const mark = first && second ? differingCells(first, second) : undefined;
-      if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
-
-      const metrics = result.metrics;
-      // Counted from the grids, as `run` counts them, not taken from the strategy.
-      const cellsResolved = countKnown(result.grid);
-      const solutionsFound = result.solutions.length;
-      if (opts.json) {
-        const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config!.strategy };
-        out.status = result.status;
-        out.cellsResolved = cellsResolved;
-        for (const f of METRIC_FIELDS) out[f] = metrics[f];
-        out.solutionsFound = solutionsFound;
-        out.extra = metrics.extra ?? {};
-        out.timeMs = Math.round(timeMs * 1000) / 1000;
-        out.grid = gridToRows(result.grid, width);
-        out.solutions = result.solutions.map((s) => gridToRows(s, width));
-        if (wrong.length > 0) out.wrong = wrong;
-        process.stdout.write(`${JSON.stringify(out)}\n`);
-        return;
-      }
-
-      const color = !!process.stdout.isTTY;
-      const lines: string[] = [`${puzzleLabel(puzzle)} (${width}×${height}) with ${config!.strategy}`, ''];
-      lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
-      if (second && mark) {
-        lines.push('second solution (marked cells differ from the first):', '');
-        lines.push(renderTerminal(second, width, { color, clues: puzzle, mark }));
-      }
-      lines.push(`status: ${result.status}`);
-      lines.push(`time: ${timeMs.toFixed(1)} ms`);
-      lines.push(`cells resolved: ${cellsResolved} of ${width * height}`);
-      lines.push(
-        `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${solutionsFound}`,
-      );
-      const extra = Object.entries(metrics.extra ?? {});
-      if (extra.length > 0) lines.push(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
     });
+}
+
+/** `nonobench solve PUZZLE`: bad input throws (exit 2), a failed solve throws FailedSolve (exit 1). */
+async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Promise<void> {
+  const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+  // Parameters are checked before solving, so that a misspelt or bad one is a usage error, not a failed solve.
+  const [config] = await resolveConfigurations([{ strategy: strategySpec(opts.strategy), params: opts.param ?? {} }], {}, taskLimitMs(opts.timeout * 1000, 0));
+  const { params } = config!;
+  let result: SolveResult;
+  let timeMs: number;
+  if (opts.timeout > 0) {
+    // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
+    const solved = await solveOnWorker(puzzle, opts, config!.strategy, params);
+    result = solved.result;
+    timeMs = solved.timeMs;
+  } else {
+    // No limit: in this thread.
+    const strategy = await loadStrategy(config!.spec);
+    const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
+    const started = performance.now();
+    try {
+      result = await strategy.solve(withoutGoal(puzzle), options);
+    } catch (err) {
+      throw failed(strategy.name, thrownMessage(err));
+    }
+    timeMs = performance.now() - started;
+  }
+
+  const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
+  for (const line of wrong) process.stderr.write(`wrong: ${oneLine(line)}\n`);
+  if (wrong.length > 0) process.exitCode = EXIT_FAILED;
+  if (malformed(puzzle, result, opts.maxSolutions)) return;
+
+  const { width, height } = puzzle;
+  const [first, second] = result.solutions;
+  const mark = first && second ? differingCells(first, second) : undefined;
+  if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
+
+  const metrics = result.metrics;
+  // Counted from the grids, as `run` counts them, not taken from the strategy.
+  const cellsResolved = countKnown(result.grid);
+  const solutionsFound = result.solutions.length;
+  if (opts.json) {
+    const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config!.strategy };
+    out.status = result.status;
+    out.cellsResolved = cellsResolved;
+    for (const f of METRIC_FIELDS) out[f] = metrics[f];
+    out.solutionsFound = solutionsFound;
+    out.extra = metrics.extra ?? {};
+    out.timeMs = Math.round(timeMs * 1000) / 1000;
+    out.grid = gridToRows(result.grid, width);
+    out.solutions = result.solutions.map((s) => gridToRows(s, width));
+    if (wrong.length > 0) out.wrong = wrong;
+    process.stdout.write(`${jsonLine(out)}\n`);
+    return;
+  }
+
+  const color = !!process.stdout.isTTY;
+  // The label quotes the file name and the title, either of which may hold control characters.
+  const lines: string[] = [oneLineText(`${puzzleLabel(puzzle)} (${width}×${height}) with ${config!.strategy}`), ''];
+  lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
+  if (second && mark) {
+    lines.push('second solution (marked cells differ from the first):', '');
+    lines.push(renderTerminal(second, width, { color, clues: puzzle, mark }));
+  }
+  lines.push(`status: ${result.status}`);
+  lines.push(`time: ${timeMs.toFixed(1)} ms`);
+  lines.push(`cells resolved: ${cellsResolved} of ${width * height}`);
+  lines.push(
+    `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${solutionsFound}`,
+  );
+  const extra = Object.entries(metrics.extra ?? {});
+  if (extra.length > 0) lines.push(oneLineText(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,40 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import lockfile from 'proper-lockfile';
+
+/** How old a lock may grow before it is taken for the lock of a run that was killed. */
+const STALE_MS = 10_000;
+
+/**
+ * Takes the lock on an output file (a `FILE.lock` folder beside it, refreshed while the run lives),
+ * so that a second run writing the same file is refused instead of interleaving its rows. A run
+ * that exits releases it; one that was killed leaves a lock that goes stale within 10 s.
+ * Returns the release function (which may be called more than once).
+ */
+export function lockOutput(path: string, warn: (line: string) => void): () => void {
+  // A device (`--out /dev/null`) is no file two runs could corrupt, and no lock can sit beside it.
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (existing && !existing.isFile()) return () => {};
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    const release = lockfile.lockSync(path, {
+      realpath: false,
+      stale: STALE_MS,
+      onCompromised: (err) => warn(`nonobench: the lock on ${path} was lost (${err.message}); another run may write it too`),
+    });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      try {
+        release();
+      } catch {
+        // Already gone (removed by hand, or compromised): nothing to release.
+      }
+    };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
+      throw new Error(`${path}: another nonobench run is writing it (its lock ${path}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareFiles } from '../../harness/compare/compare.js';
+import { formatComparison, MAX_LISTED } from '../../harness/compare/format.js';
+import { writeReport } from '../../harness/report/report.js';
+import { mergeCsvs } from '../../harness/results/merge.js';
+import { writeBigRun } from '../bench/big-run.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+/**
+ * merge, compare and report on a run of 150,000 rows (3000 puzzles × 5 configurations × 10
+ * repetitions): past the size at which report died of "Maximum call stack size exceeded"
+ * (Math.max(...reps)), read in chunks into compact columns. The 1,000,000-row figures are measured
+ * with test/bench/big-run.ts (see README).
+ */
+
+const tmp = tempDirs('scale');
+requireBuiltCli();
+
+const SIZE = { puzzles: 3000, configs: 5, reps: 10 };
+const ROWS = SIZE.puzzles * SIZE.configs * SIZE.reps;
+
+describe(`a run of ${ROWS} rows`, () => {
+  let dir = '';
+  let base = '';
+  let next = '';
+  beforeAll(() => {
+    dir = tmp();
+    base = join(dir, 'base.csv');
+    next = join(dir, 'new.csv');
+    expect(writeBigRun(base, SIZE)).toBe(ROWS);
+    writeBigRun(next, { ...SIZE, seed: 2, slower: { backtrack: 1.5 } });
+  });
+
+  it('merge puts its shards back together exactly as the whole run merges', () => {
+    const shards = [0, 1, 2].map((k) => {
+      const file = join(dir, `shard-${k}.csv`);
+      writeBigRun(file, { ...SIZE, shard: [k, 3] });
+      return file;
+    });
+    const whole = join(dir, 'whole.csv');
+    const pieces = join(dir, 'pieces.csv');
+    expect(mergeCsvs(whole, [base])).toEqual({ rows: ROWS, duplicates: 0 });
+    expect(mergeCsvs(pieces, [...shards, shards[1]!])).toEqual({ rows: ROWS, duplicates: ROWS / 3 });
+    expect(readFileSync(pieces).equals(readFileSync(whole))).toBe(true);
+  });
+
+  it('compare finds the slower configuration and nothing else', () => {
+    const r = compareFiles(base, next);
+    expect(r.counts.pairs).toBe(SIZE.puzzles * SIZE.configs);
+    expect(r.base.rows).toBe(ROWS);
+    expect(r.counts.statusRegressions).toBe(0);
+    const flagged = r.pairs.filter((p) => p.time?.verdict === 'regression');
+    expect(flagged.length).toBeGreaterThan(SIZE.puzzles / 2);
+    expect(new Set(flagged.map((p) => p.strategy))).toEqual(new Set(['backtrack']));
+    // The table lists the first MAX_LISTED and says how many more.
+    expect(formatComparison(r, 'table')).toContain(`… and ${flagged.length - MAX_LISTED} more, not listed here: --format csv or json lists every pair`);
+  });
+
+  it('report writes its page (from the CLI too)', async () => {
+    const html = readFileSync(await writeReport(base, join(dir, 'in-process.html')), 'utf8');
+    expect(html).toContain(`<dt>rows</dt><dd>${ROWS}</dd>`);
+    expect(html).toContain(`<dt>puzzles</dt><dd>${SIZE.puzzles}</dd>`);
+    const cli = runCli('report', base, '--out', join(dir, 'cli.html'));
+    expect([cli.code, cli.err]).toEqual([0, '']);
+  });
+});
