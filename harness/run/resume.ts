@@ -32,7 +32,8 @@ export function occurrences(puzzles: readonly Puzzle[]): Map<Puzzle, number> {
  */
 export function recordedTasks(path: string): Set<string> {
   if (!existsSync(path) || statSync(path).size === 0) return new Set();
-  const parsed = readCsvInput(path, 'cannot resume: ');
+  // Only the columns a task's identity needs are kept: a resumed run may already hold a million rows.
+  const parsed = readCsvInput(path, 'cannot resume: ', ['task', 'puzzle_id', 'puzzle_path', 'config', 'rep']);
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
     throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
   const records = parsed.records as RunRecord[];
