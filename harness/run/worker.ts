@@ -1,7 +1,7 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
-import { TaskMemory, threadCpuMs } from './task-usage.js';
+import { TaskMemory, threadCpuMs, threadCpuSince } from './task-usage.js';
 import { resourceLimits } from 'node:worker_threads';
 import { thrownMessage } from '../io/thrown.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
@@ -108,8 +108,8 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   if (result instanceof Promise) result = await result;
   const timeMs = performance.now() - start;
   checked(result);
-  const cpuAfter = threadCpuMs();
+  const cpuMs = threadCpuSince(cpuBefore);
   const reply: WorkerReply = { result, timeMs, calibMs };
-  if (cpuBefore !== undefined && cpuAfter !== undefined) reply.cpuMs = cpuAfter - cpuBefore;
+  if (cpuMs !== undefined) reply.cpuMs = cpuMs;
   return reply;
 }
