@@ -99,6 +99,19 @@ describe('run: hard limits and verification', () => {
   });
 });
 
+describe('run: CPU time', () => {
+  it('records each solve\'s thread CPU time: some, and never more than its wall time (a busy wait of 40 ms)', async () => {
+    const r = await runCorpus(options({ paths: [`${TINY}#1-4`], params: { waitMs: 40 }, workers: 2 }));
+    const rows = readCsv(r.out).records;
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(Number(row.cpu_ms)).toBeGreaterThan(0);
+      // The thread can only spend the time it is given: CPU time above wall time is a misreading.
+      expect(Number(row.cpu_ms)).toBeLessThanOrEqual(Number(row.time_ms) + 0.5);
+    }
+  });
+});
+
 describe('run: slicing, merging, resuming', () => {
   it('--shard slices partition the task list and merge reassembles it', async () => {
     const strategies = [`${FIX}/slow-goal.mjs`, `${FIX}/wrong-answer.mjs`];
