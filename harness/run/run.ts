@@ -57,7 +57,15 @@ export interface RunResult {
   exitCode: number;
   /** Why the run stopped before its last task: its CSV could not be written (a full disk). */
   stopped?: string;
+  /** The first wrong and error rows, one line each (configuration, puzzle, status: message), and how many there were in all. */
+  failures: string[];
+  failureCount: number;
+  /** Wall time of the whole run, from the start to the last row, in seconds. */
+  wallS: number;
 }
+
+/** How many wrong and error rows the end of a run lists; the CSV has them all. */
+const LISTED_FAILURES = 10;
 
 export const defaultWorkers = () => Math.max(1, availableParallelism());
 export const DEFAULT_TIMEOUT_S = 10;
@@ -79,6 +87,7 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
 }
 
 async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResult> {
+  const started = performance.now();
   const log = options.log ?? process.stderr;
   // Checked first: a file that cannot be resumed stops the run before anything else is reported.
   const done = options.resume !== undefined ? recordedTasks(options.resume) : undefined;
@@ -128,6 +137,8 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
 
   let recorded = 0;
   let stopped: string | undefined;
+  const failures: string[] = [];
+  let failureCount = 0;
   const record = (task: Task, outcome: TaskOutcome) => {
     const judged = judge(task.puzzle, outcome, options.maxSolutions);
     const { config } = task;
@@ -142,6 +153,9 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
       return;
     }
     recorded++;
+    if (judged.status === 'wrong' || judged.status === 'error') {
+      if (failureCount++ < LISTED_FAILURES) failures.push(`${oneLine(config.name)}  ${oneLine(task.puzzle.meta.source ?? task.puzzle.id)}  ${judged.status}: ${judged.error}`);
+    }
     summary.add(config.name, judged.status, judged.time_ms, judged.dead_ends);
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
@@ -217,5 +231,8 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     loadErrors: errors.length,
     exitCode: failed || stopped ? 1 : errors.length > 0 ? 2 : 0,
     ...(stopped ? { stopped } : {}),
+    failures,
+    failureCount,
+    wallS: (performance.now() - started) / 1000,
   };
 }

@@ -56,7 +56,14 @@ export function registerRun(program: Command): void {
       if (result.stopped) process.stderr.write(`nonobench: ${result.stopped}\n`);
       process.stdout.write(`${result.summary.format()}\n`);
       const skipped = result.tasksSkipped ? ` (${result.tasksSkipped} already recorded, skipped)` : '';
-      process.stdout.write(`${result.tasksRun} tasks recorded in ${result.out}${skipped}\n`);
+      if (result.failureCount > 0) {
+        // Like a test runner's failures: what went wrong is said here, not only in the CSV.
+        const more = result.failureCount - result.failures.length;
+        const lines = [`wrong and error rows (${result.failureCount}):`, ...result.failures.map((f) => `  ${f}`)];
+        if (more > 0) lines.push(`  … and ${more} more (the CSV's error column has every message)`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+      process.stdout.write(`${result.tasksRun} tasks recorded in ${result.out}${skipped} in ${result.wallS.toFixed(1)} s\n`);
       process.exitCode = result.exitCode;
     });
 }
