@@ -10,8 +10,23 @@ import { registerCommands } from './cli/commands.js';
 export const EXIT_BAD_INPUT = 2;
 
 // A closed pipe (`nonobench … | head`) or a full disk behind stdout or stderr loses what is printed
-// there (progress, summary, messages), never the work: the run goes on and its CSV is complete.
-for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+// there, never the work: a run goes on and its CSV is complete. For the commands whose product is
+// what they print (cnf, solve, convert -, …) a stdout that could not take it (a full disk, not a
+// reader that stopped reading) is a failure, exit 1.
+// The running command, named in the help pointer of a usage error its action finds.
+let running = '';
+let stdoutFailure: NodeJS.ErrnoException | undefined;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') stdoutFailure ??= err;
+});
+process.stderr.on('error', () => {});
+/** Commands whose product is a file: what they print on stdout is a summary. */
+const PRODUCT_IN_A_FILE = new Set(['run', 'bench-check', 'merge']);
+process.on('exit', () => {
+  if (!stdoutFailure || PRODUCT_IN_A_FILE.has(running)) return;
+  process.stderr.write(`nonobench: the output could not be written to stdout (${stdoutFailure.code ?? stdoutFailure.message})\n`);
+  if (!process.exitCode) process.exitCode = 1;
+});
 
 const program = new Command();
 program
@@ -24,8 +39,6 @@ program
     process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT);
   });
 registerCommands(program);
-// The running command, named in the help pointer of a usage error its action finds.
-let running = '';
 program.hook('preAction', (_program, action) => {
   running = action.name();
 });

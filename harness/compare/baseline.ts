@@ -5,7 +5,7 @@ import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import type { Params } from '../../solvers/api/params.js';
 import { defaultRunsPath } from '../io/output-path.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
-import { compareRuns, type CompareOptions, type CompareResult } from './compare.js';
+import { compareRuns, SettingsRefusal, type CompareOptions, type CompareResult } from './compare.js';
 import { BASELINE_COLUMNS, baselineConfig, type BaselineConfig } from './baseline-config.js';
 import { loadRunTable, type RunTable } from './table.js';
 import { EXTERNAL_STRATEGY, type ConfigSpec } from '../config/configurations.js';
@@ -83,6 +83,12 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
   // The run appends to its CSV: an old file would mix two runs into the comparison.
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
+  // A --warmup other than the baseline's would be refused by the comparison: say so before the rerun.
+  if (options.warmup !== undefined && config.warmup !== undefined && options.warmup !== config.warmup && !options.compare.allowDifferent)
+    throw new SettingsRefusal(options.baseline, options.out, {
+      differences: [{ setting: 'warmup', configuration: '', base: String(config.warmup), next: String(options.warmup), refuses: true }],
+      unknown: [],
+    });
   const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
   const named = config.strategies.filter((name) => name !== EXTERNAL_STRATEGY);
   const specs = await resolveStrategySpecs(named, plugins, options.baseline);

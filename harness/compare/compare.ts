@@ -3,9 +3,13 @@ import { estimateRatio, geometricMean, type RatioEstimate } from './stats.js';
 import { medianOfSorted } from '../results/median.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
+import { chooseTimeBasis, FINISHED, TIME_COLUMN, type TimeBasis, type TimeChoice } from './time-basis.js';
+import { compareSettings, SettingsRefusal, type SettingsComparison } from './settings.js';
 
 export { NEEDED_COLUMNS, loadRunCsv, loadRunTable, RunTable, type RunCsv } from './table.js';
 export { MIN_CALIBRATIONS } from './pairs.js';
+export { TIME_CHOICES, type TimeBasis, type TimeChoice } from './time-basis.js';
+export { SettingsRefusal, settingsLines, type SettingDifference, type SettingsComparison } from './settings.js';
 
 /**
  * Compares two run CSVs pair by pair — a pair is one (puzzle_id, puzzle_path, strategy) with all
@@ -53,9 +57,6 @@ export function statusRank(s: RowStatus): number {
   }
 }
 
-/** Statuses whose times and counters are those of a completed solve (not cut short by a limit or failure). */
-const FINISHED: ReadonlySet<RowStatus> = new Set(['unique', 'multiple', 'solved', 'contradiction', 'stuck', 'too-large']);
-
 /** What a status says about the number of solutions: `1+` for `solved` (uniqueness was not asked). */
 function solutionCount(s: RowStatus): '0' | '1' | '2+' | '1+' | null {
   return s === 'contradiction' ? '0' : s === 'unique' ? '1' : s === 'multiple' ? '2+' : s === 'solved' ? '1+' : null;
@@ -78,7 +79,7 @@ export interface SideSummary {
   status: RowStatus;
   /** 'false' when any repetition's answer failed the check, else 'true' when any was verified. */
   verified: 'true' | 'false' | '';
-  /** Times of the finished repetitions, in milliseconds. */
+  /** Times of the finished repetitions (CPU or wall time, as the comparison's basis), in milliseconds. */
   times: number[];
   medianMs: number | null;
   /** Distinct values over the finished repetitions (several only if a counter is not deterministic). */
@@ -148,8 +149,12 @@ export interface CompareOptions {
   strictCounters: boolean;
   /** Pairs whose median times are both below this (ms) are never flagged for time. */
   minTimeMs: number;
-  /** Discount a whole-run change of machine speed, measured by both runs' calibration (calib_ms). */
+  /** Discount a whole-run change of machine speed, measured by both runs' calibration (calib_ms); wall time only. */
   normalize: boolean;
+  /** Which time to judge: CPU time (cpu_ms), wall time (time_ms), or CPU time when both runs have it. */
+  time: TimeChoice;
+  /** Compare runs whose settings differ (see settings.ts) instead of refusing them. */
+  allowDifferent: boolean;
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
@@ -158,6 +163,8 @@ export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   strictCounters: false,
   minTimeMs: 1,
   normalize: true,
+  time: 'auto',
+  allowDifferent: false,
 };
 
 export interface CompareCounts {
@@ -186,6 +193,12 @@ export interface CompareResult {
    * run made while the machine was busier (a larger calib_ms) is scaled back; 1 when not applied.
    */
   speedFactor: number;
+  /** The time judged: `cpu` (cpu_ms, never scaled by calibration) or `wall` (time_ms). */
+  timeBasis: TimeBasis;
+  /** Why that basis ('--time wall', or where a run lacks cpu_ms); '' when CPU time was there to take. */
+  timeBasisNote: string;
+  /** How the runs' settings differ (allowed by allowDifferent when a difference refuses). */
+  settings: SettingsComparison;
   /** A time or status regression, a pair of BASE missing from NEW, or with strictCounters a counter change. */
   failed: boolean;
   exitCode: 0 | 1;
@@ -195,9 +208,9 @@ export interface CompareResult {
 export const runCalibration = (records: readonly RunRecord[]): number | null => calibrationOf(records.map((r) => Number(r.calib_ms || NaN)));
 
 /** A side's statuses, times (multiplied by `timeScale`) and counters, from records in memory. */
-export function summariseSide(rows: readonly RunRecord[], timeScale = 1): SideSummary {
+export function summariseSide(rows: readonly RunRecord[], timeScale = 1, basis: TimeBasis = 'wall'): SideSummary {
   const t = RunTable.fromRecords('', [], rows);
-  return summariseRows(t, Uint32Array.from({ length: t.size }, (_x, i) => i), timeScale);
+  return summariseRows(t, Uint32Array.from({ length: t.size }, (_x, i) => i), timeScale, basis);
 }
 
 /** Counter values as text, each distinct one made once (most pairs repeat a few small counts). */
@@ -211,11 +224,11 @@ function countText(n: number): string {
   return text;
 }
 
-/** A side's statuses, times (multiplied by `timeScale`) and counters: the given rows of a table. */
-export function summariseRows(t: RunTable, rows: ArrayLike<number>, timeScale = 1): SideSummary {
+/** A side's statuses, times (of the basis, multiplied by `timeScale`) and counters: the given rows of a table. */
+export function summariseRows(t: RunTable, rows: ArrayLike<number>, timeScale = 1, basis: TimeBasis = 'wall'): SideSummary {
   const status = t.text('status')!;
   const verifiedCol = t.text('verified');
-  const time = t.num('time_ms');
+  const time = t.num(TIME_COLUMN[basis]);
   const counterCols = COUNTERS.map((c) => t.num(c));
   const statuses: Partial<Record<RowStatus, number>> = {};
   const times: number[] = [];
@@ -361,18 +374,23 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
   const nextT = asTable(nextIn);
   const base = side(baseT);
   const next = side(nextT);
-  const speedFactor = options.normalize && base.info.calibMs && next.info.calibMs ? base.info.calibMs / next.info.calibMs : 1;
-  const pairs: PairComparison[] = [];
+  const settings = compareSettings(base.groups, next.groups);
+  if (!options.allowDifferent && settings.differences.some((d) => d.refuses)) throw new SettingsRefusal(baseT.file, nextT.file, settings);
+  const matched: [number, number][] = [];
   const onlyInBase: PairKey[] = [];
   for (const [key, p] of base.byKey) {
-    const baseRows = rowsOf(base.groups, p);
     const q = next.byKey.get(key);
-    if (q === undefined) {
-      onlyInBase.push(keyOf(baseT, baseRows[0]!));
-      continue;
-    }
-    const b = summariseRows(baseT, baseRows);
-    const n = summariseRows(nextT, rowsOf(next.groups, q), speedFactor);
+    if (q === undefined) onlyInBase.push(keyOf(baseT, rowsOf(base.groups, p)[0]!));
+    else matched.push([p, q]);
+  }
+  // CPU time does not grow with other work on the machine: only wall time is scaled by calibration.
+  const { basis, note: timeBasisNote } = chooseTimeBasis(base.groups, next.groups, matched, options.time ?? 'auto');
+  const speedFactor = basis === 'wall' && options.normalize && base.info.calibMs && next.info.calibMs ? base.info.calibMs / next.info.calibMs : 1;
+  const pairs: PairComparison[] = [];
+  for (const [p, q] of matched) {
+    const baseRows = rowsOf(base.groups, p);
+    const b = summariseRows(baseT, baseRows, 1, basis);
+    const n = summariseRows(nextT, rowsOf(next.groups, q), speedFactor, basis);
     const status = judgeStatus(b, n);
     // Times of a solve that now ends differently (say stuck instead of solved) measure different work.
     const time = status.verdict === 'regression' || status.verdict === 'improvement' ? null : judgeTime(b, n, options);
@@ -403,6 +421,9 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
     base: base.info,
     next: next.info,
     speedFactor,
+    timeBasis: basis,
+    timeBasisNote,
+    settings,
     options,
     pairs,
     onlyInBase,

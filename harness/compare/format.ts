@@ -1,5 +1,5 @@
 import { csvRecord } from '../results/csv.js';
-import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
+import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, settingsLines, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
 import { formatTable } from '../io/table.js';
 
 export const COMPARE_FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -69,7 +69,24 @@ function runLine(name: string, info: RunInfo): string {
   return `${name} ${info.file}: ${info.rows} rows${dups}, run ${list(info.runIds)}, commit ${list(info.gitCommits)}, ${calib}`;
 }
 
+/** Which time is judged, and why when it is not CPU time taken as a matter of course. */
+export function timeBasisLine(result: CompareResult): string {
+  const why = result.timeBasisNote ? ` (${result.timeBasisNote})` : '';
+  if (result.timeBasis === 'cpu') return `time: CPU time (cpu_ms)${why}, not scaled by calibration: other work on the machine does not add to it`;
+  return `time: wall time (time_ms)${why}`;
+}
+
+/** The differences of the runs' settings, one line each, or that there are none; and what is unknown. */
+export function settingsTextLines(result: CompareResult): string[] {
+  const { settings } = result;
+  const lines = settingsLines('settings', result.base.file, result.next.file, settings, true).map((l) => l.replace(/^settings: note: /, 'note: '));
+  if (lines.length === 0) lines.push('settings: the same in both runs');
+  if (settings.unknown.length) lines.push(`settings not recorded by a run (not compared): ${settings.unknown.join(', ')}`);
+  return lines;
+}
+
 function speedLine(result: CompareResult): string {
+  if (result.timeBasis === 'cpu') return '';
   if (!result.options.normalize) return 'machine speed: not normalized (--raw-times)';
   if (result.base.calibMs === null || result.next.calibMs === null) return `machine speed: not normalized (a run has fewer than ${MIN_CALIBRATIONS} calibrations)`;
   return `machine speed: NEW times scaled by ${result.speedFactor.toFixed(3)} (BASE/NEW calibration) to discount a change of machine load`;
@@ -94,7 +111,9 @@ function formatText(result: CompareResult, table: TableFn): string {
   out.push(
     item + runLine('BASE', result.base),
     item + runLine('NEW ', result.next),
-    item + speedLine(result),
+    ...settingsTextLines(result).map((l) => item + l),
+    item + timeBasisLine(result),
+    ...(speedLine(result) ? [item + speedLine(result)] : []),
     item +
       `time: regression when the ${percentLabel(o.confidence)} CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
       `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions: the range of ratios; one: the ratio alone)` +
@@ -194,11 +213,12 @@ export const COMPARE_CSV_COLUMNS = [
   'p_value',
   'time_verdict',
   'time_note',
+  'time_basis',
   ...COUNTERS.flatMap((c) => [`base_${c}`, `new_${c}`]),
   'counters_changed',
 ] as const;
 
-function csvRow(p: PairComparison): Record<string, unknown> {
+function csvRow(p: PairComparison, basis: string): Record<string, unknown> {
   return {
     puzzle_id: p.puzzleId,
     puzzle_path: p.puzzlePath,
@@ -220,6 +240,7 @@ function csvRow(p: PairComparison): Record<string, unknown> {
     p_value: p.time ? fixed(p.time.pValue, 6) : '',
     time_verdict: p.time ? p.time.verdict : 'not-compared',
     time_note: p.time?.note ?? '',
+    time_basis: basis,
     ...Object.fromEntries(COUNTERS.flatMap((c) => [[`base_${c}`, p.base.counters[c].join('|')], [`new_${c}`, p.next.counters[c].join('|')]])),
     counters_changed: p.counterChanges.map((c) => c.counter).join(' '),
   };
@@ -228,11 +249,18 @@ function csvRow(p: PairComparison): Record<string, unknown> {
 /** The csv format (fields quoted as RFC 4180 asks), a thousand rows a piece. */
 function* csvChunks(result: CompareResult): Generator<string> {
   const line = (r: Record<string, unknown>) => csvRecord(COMPARE_CSV_COLUMNS.map((c) => r[c]));
-  const oneSide = (k: PairKey, presence: string) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy, presence, time_verdict: 'not-compared' });
+  const oneSide = (k: PairKey, presence: string) => ({
+    puzzle_id: k.puzzleId,
+    puzzle_path: k.puzzlePath,
+    strategy: k.strategy,
+    presence,
+    time_verdict: 'not-compared',
+    time_basis: result.timeBasis,
+  });
   let piece = csvRecord(COMPARE_CSV_COLUMNS);
   let lines = 0;
   const rows = function* () {
-    for (const p of result.pairs) yield csvRow(p);
+    for (const p of result.pairs) yield csvRow(p, result.timeBasis);
     for (const k of result.onlyInBase) yield oneSide(k, 'base-only');
     for (const k of result.onlyInNew) yield oneSide(k, 'new-only');
   };
@@ -253,8 +281,11 @@ function* csvChunks(result: CompareResult): Generator<string> {
  * {
  *   format: "nonobench-compare", format_version: 1,
  *   base | new: { file, rows, run_ids[], git_commits[], versions[], calib_ms|null, duplicates },
- *   settings: { threshold, confidence, strict_counters, min_time_ms, normalize },
- *   speed_factor: the factor applied to NEW's times (1 when not normalized),
+ *   settings: { threshold, confidence, strict_counters, min_time_ms, normalize, time: auto|cpu|wall, allow_different },
+ *   time_basis: cpu|wall (the times judged: cpu_ms or time_ms), time_basis_note: why ('' when CPU time was there),
+ *   speed_factor: the factor applied to NEW's times (1 when not normalized, always 1 for CPU time),
+ *   setting_differences: [{ setting, configuration (params only, else ''), base, new, refuses }],
+ *   settings_unknown: [settings a run's CSV does not record],
  *   summary: { pairs, time_regressions, time_improvements, status_regressions, status_improvements,
  *              status_changes, counter_changes, only_in_base, only_in_new, failed, exit_code },
  *   strategies: [{ strategy, pairs, both_solved, geomean_ratio|null, time_regressions, time_improvements, status_regressions }],
@@ -331,8 +362,14 @@ function jsonHead(result: CompareResult) {
       strict_counters: result.options.strictCounters,
       min_time_ms: result.options.minTimeMs,
       normalize: result.options.normalize,
+      time: result.options.time,
+      allow_different: result.options.allowDifferent,
     },
+    time_basis: result.timeBasis,
+    time_basis_note: result.timeBasisNote,
     speed_factor: result.speedFactor,
+    setting_differences: result.settings.differences.map((d) => ({ setting: d.setting, configuration: d.configuration, base: d.base, new: d.next, refuses: d.refuses })),
+    settings_unknown: result.settings.unknown,
     summary: {
       pairs: c.pairs,
       time_regressions: c.timeRegressions,

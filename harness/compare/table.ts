@@ -38,6 +38,7 @@ const KINDS: Partial<Record<RunColumn, Kind>> = {
   status: 'text',
   verified: 'text',
   time_ms: TIME,
+  cpu_ms: TIME,
   calib_ms: TIME,
   dead_ends: COUNT,
   decisions: COUNT,
@@ -49,6 +50,7 @@ const KINDS: Partial<Record<RunColumn, Kind>> = {
   warmup: 'text',
   memory_mb: 'text',
   params: 'text',
+  definition: 'text',
 };
 
 type Codes = Uint8Array | Uint16Array | Uint32Array;

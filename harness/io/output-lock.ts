@@ -1,5 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 
 /** How old a lock may grow before it is taken for the lock of a run that was killed. */
@@ -16,8 +16,10 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) return () => {};
   mkdirSync(dirname(path), { recursive: true });
+  // The file itself, whatever names it: a symbolic link to it, or another path through a linked folder.
+  const real = existing ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
   try {
-    const release = lockfile.lockSync(path, {
+    const release = lockfile.lockSync(real, {
       realpath: false,
       stale: STALE_MS,
       onCompromised: (err) => warn(`nonobench: the lock on ${path} was lost (${err.message}); another run may write it too`),
@@ -34,7 +36,7 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
-      throw new Error(`${path}: another nonobench run is writing it (its lock ${path}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);
+      throw new Error(`${path}: another nonobench run is writing it (its lock ${real}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);
     throw err;
   }
 }

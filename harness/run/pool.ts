@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { Piscina } from 'piscina';
 import { thrownMessage } from '../io/thrown.js';
 import { workerFile } from '../io/worker-file.js';
@@ -40,6 +41,8 @@ interface InFlight {
   abort: AbortController;
   start: number;
   reason?: 'timeout' | 'memory';
+  /** Stopped as the task holding the most by its own report (not as a silent suspect). */
+  heaviest?: boolean;
   usage: Int32Array;
   /** The report count last seen, and when it last changed. */
   seenReports: number;
@@ -51,7 +54,8 @@ interface InFlight {
  * start plus, per worker, its heap limit with headroom for the young generation and code.
  */
 export function rssBudget(baseRss: number, options: PoolOptions): number {
-  return baseRss + options.workers * (options.memoryMb * 1.5 + 128) * 1024 * 1024;
+  // Never past most of the machine's memory, or the kernel's OOM killer would end the whole run first.
+  return Math.min(baseRss + options.workers * (options.memoryMb * 1.5 + 128) * 1024 * 1024, totalmem() * 0.85);
 }
 
 /** A task whose thread has not reported its memory for this long (it does not poll) is a suspect. */
@@ -141,6 +145,7 @@ export class SolverPool {
     const culprit = memoryCulprit(this.inFlight, this.options.memoryMb / 2, now);
     if (!culprit) return;
     culprit.reason = 'memory';
+    culprit.heaviest = culprit.usage[USAGE_MIB]! > this.options.memoryMb / 2;
     culprit.abort.abort();
     this.settleUntil = now + SETTLE_MS;
   }
@@ -163,7 +168,12 @@ export class SolverPool {
       // Assume no shape: the worker rejects with Errors, but piscina's own failures may be anything.
       const e = (err ?? {}) as { name?: string; code?: string; message?: string };
       if (flight.reason === 'memory')
-        return { kind: 'memory', message: `stopped by the memory watchdog: the process went over its memory budget, and this task held the most (${usage[USAGE_MIB]} MiB reported) or had stopped reporting` };
+        return {
+          kind: 'memory',
+          message: flight.heaviest
+            ? `stopped by the memory watchdog: the process went over its memory budget, and this task held the most (${usage[USAGE_MIB]} MiB reported)`
+            : 'stopped by the memory watchdog: the process went over its memory budget while this task did not report what it held (it does not poll its cancellation check), so it is the suspect, not a proven holder',
+        };
       if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start };
       if (isOutOfMemory(e)) return { kind: 'memory', message: e.message ?? 'out of memory' };
       return { kind: 'error', message: thrownMessage(err) };

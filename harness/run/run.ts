@@ -8,7 +8,7 @@ import { resolveConfigurations, type ConfigSpec } from '../config/configurations
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
-import { occurrences, recordedTasks, resumeKey } from './resume.js';
+import { recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs } from './pool.js';
@@ -89,6 +89,18 @@ export async function runCorpus(options: RunOptions): Promise<RunResult> {
 async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const log = options.log ?? process.stderr;
+  const out = options.resume ?? options.out;
+  // A second run writing the same file is refused here, before it reads or touches it.
+  const unlock = lockOutput(out, (line) => log.write(`${line}\n`));
+  try {
+    return await runLocked(pool, options, out, started, unlock);
+  } finally {
+    unlock();
+  }
+}
+
+async function runLocked(pool: SolverPool, options: RunOptions, out: string, started: number, unlock: () => void): Promise<RunResult> {
+  const log = options.log ?? process.stderr;
   // Checked first: a file that cannot be resumed stops the run before anything else is reported.
   const done = options.resume !== undefined ? recordedTasks(options.resume) : undefined;
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
@@ -98,19 +110,15 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
   let tasks = buildTasks(puzzles, configs, options.repeat);
   if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
-  const out = options.resume ?? options.out;
   let skipped = 0;
   if (done) {
     const before = tasks.length;
-    const occurrence = occurrences(puzzles);
-    tasks = tasks.filter((t) => !done.has(resumeKey(t.puzzle.id, occurrence.get(t.puzzle)!, t.config.name, t.rep)));
+    tasks = tasks.filter((t) => !done.has(resumeKey(t.puzzle.id, t.index, t.config.name, t.rep)));
     skipped = before - tasks.length;
   }
   tasks = inRounds(tasks);
 
   const env = runEnvironment();
-  // A second run writing the same file is refused here, before it touches it.
-  const unlock = lockOutput(out, (line) => log.write(`${line}\n`));
   // Opened at the first row, so that a run that records nothing (no puzzle readable) leaves the file as it was.
   let csv: CsvAppender | undefined;
   const appender = () => (csv ??= new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined));
@@ -219,7 +227,6 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
     // A run with nothing to record still leaves its (empty) CSV, unless some input was bad: then the file is left as it was.
     if (!csv && errors.length === 0 && !existsSync(out)) appender();
     closeCsv();
-    unlock();
   }
 
   const failed = summary.count('wrong') + summary.count('error') > 0;

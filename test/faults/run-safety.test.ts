@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
@@ -149,6 +149,44 @@ describe('a run never destroys or corrupts data', () => {
       expect(taskKeys(out)).toEqual(taskKeys(clean));
     }
   }, 60_000);
+
+  it('resumes a shard whose puzzles also sit in another file without running any twice', () => {
+    const d = dir();
+    for (const f of ['a', 'b']) {
+      mkdirSync(join(d, f));
+      cpSync(TINY, join(d, f, 't.json'));
+    }
+    const out = join(d, 'shard.csv');
+    const args = ['run', join(d, 'a', 't.json#1-3'), join(d, 'b', 't.json#1-3'), '--strategies', 'sat', '--shard', '2/2'];
+    expect(runCli(...args, '--out', out, '--quiet').code).toBe(0);
+    const before = taskKeys(out);
+    const again = runCli(...args, '--resume', out);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/0 tasks recorded in .* \(3 already recorded, skipped\)/);
+    expect(taskKeys(out)).toEqual(before);
+  });
+
+  it('refuses a second run writing through a symbolic link to the file another run writes', async () => {
+    const d = dir();
+    const real = join(d, 'real.csv');
+    writeFileSync(real, '');
+    symlinkSync(real, join(d, 'link.csv'));
+    const first = start(['run', TINY, '--strategies', CHATTY, '--param', 'waitMs=150', '--resume', real, '--quiet', '--workers', '1']);
+    while (!existsSync(`${real}.lock`)) await sleep(20);
+    const second = runCli('run', TINY, '--strategies', 'backtrack', '--out', join(d, 'link.csv'), '--quiet');
+    expect(second.code).toBe(2);
+    expect(second.err).toMatch(/another nonobench run is writing it/);
+    expect((await first.ended).code).toBe(0);
+    expect(taskKeys(real)).toHaveLength(8);
+  });
+
+  it('fails a command whose product is what it prints when stdout is a full disk, and not when a reader stops early', () => {
+    const full = spawnSync('sh', ['-c', `${process.execPath} ${resolve(CLI)} cnf '${TINY}#1' > /dev/full`], { encoding: 'utf8' });
+    expect(full.status).toBe(1);
+    expect(full.stderr).toMatch(/^nonobench: the output could not be written to stdout \(ENOSPC\)\n$/);
+    const head = spawnSync('sh', ['-c', `${process.execPath} ${resolve(CLI)} cnf '${TINY}#1' | head -1 >/dev/null; exit $?`], { encoding: 'utf8' });
+    expect(head.stderr).toBe('');
+  });
 
   it('resumes from another working directory without rerunning what is recorded', () => {
     const d = dir();

@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
-import { addCompareOptions, compareOptionsOf, emit } from './compare.js';
+import { SettingsRefusal } from '../../compare/compare.js';
+import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -29,20 +31,30 @@ export function registerBenchCheck(program: Command): void {
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
     if (o.workers !== undefined) checkWorkers(o.workers);
-    const check = await benchCheck({
-      baseline: o.baseline,
-      out: o.runOut ?? defaultCheckOut(),
-      plugins: o.plugin ?? [],
-      allowCommands: !!o.allowCommands,
-      ...(o.param ? { params: o.param } : {}),
-      ...(o.workers !== undefined ? { workers: o.workers } : {}),
-      ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
-      ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
-      ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
-      quiet: !!o.quiet,
-      compare: compareOptionsOf(o),
-    });
+    const runOut: string = o.runOut ?? defaultCheckOut();
+    let check;
+    try {
+      check = await benchCheck({
+        baseline: o.baseline,
+        out: runOut,
+        plugins: o.plugin ?? [],
+        allowCommands: !!o.allowCommands,
+        ...(o.param ? { params: o.param } : {}),
+        ...(o.workers !== undefined ? { workers: o.workers } : {}),
+        ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
+        ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
+        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
+        quiet: !!o.quiet,
+        compare: compareOptionsOf(o),
+      });
+    } catch (err) {
+      if (!(err instanceof SettingsRefusal)) throw err;
+      printRefusal('bench-check', err);
+      if (existsSync(runOut)) process.stderr.write(`bench-check: the rerun is in ${runOut}\n`);
+      return;
+    }
     process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
+    noteSettings('bench-check', check.comparison, o.format as CompareFormat);
     emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
     process.exitCode = check.exitCode;
   });

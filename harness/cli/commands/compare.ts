@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { compareFiles, DEFAULT_COMPARE_OPTIONS, type CompareOptions } from '../../compare/compare.js';
+import { compareFiles, DEFAULT_COMPARE_OPTIONS, SettingsRefusal, settingsLines, TIME_CHOICES, type CompareOptions, type CompareResult, type TimeChoice } from '../../compare/compare.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { COMPARE_FORMATS, comparisonChunks, type CompareFormat } from '../../compare/format.js';
 import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
@@ -40,7 +40,13 @@ export function addCompareOptions(command: Command): Command {
     )
     .option('--min-time <ms>', 'never flag time changes of pairs faster than this on both sides: below it timer and scheduler noise dominate', nonNegativeNumber('--min-time'), DEFAULT_COMPARE_OPTIONS.minTimeMs)
     .option('--strict-counters', 'fail on changes of dead_ends, decisions or line_solves too')
-    .option('--raw-times', 'compare times as measured, without discounting a change of machine speed (calib_ms)')
+    .addOption(
+      new Option('--time <basis>', 'time to judge: cpu (cpu_ms), wall (time_ms), or auto: CPU time when both runs have it, else wall time')
+        .choices(TIME_CHOICES)
+        .default(DEFAULT_COMPARE_OPTIONS.time),
+    )
+    .option('--raw-times', 'compare wall times as measured, without discounting a change of machine speed (calib_ms)')
+    .option('--allow-different', 'compare runs whose time limit, solution cap, warm-up, parameters or definition differ, instead of refusing them')
     .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
     .option('--out <file>', 'write the output to this file instead of stdout');
 }
@@ -51,8 +57,18 @@ export function compareOptionsOf(o: {
   minTime: number;
   strictCounters?: boolean;
   rawTimes?: boolean;
+  time?: TimeChoice;
+  allowDifferent?: boolean;
 }): CompareOptions {
-  return { threshold: o.threshold, confidence: o.confidence, minTimeMs: o.minTime, strictCounters: !!o.strictCounters, normalize: !o.rawTimes };
+  return {
+    threshold: o.threshold,
+    confidence: o.confidence,
+    minTimeMs: o.minTime,
+    strictCounters: !!o.strictCounters,
+    normalize: !o.rawTimes,
+    time: o.time ?? DEFAULT_COMPARE_OPTIONS.time,
+    allowDifferent: !!o.allowDifferent,
+  };
 }
 
 export function emit(text: string, out: string | undefined): void {
@@ -75,6 +91,32 @@ export function emitChunks(chunks: Iterable<string>, out: string | undefined): v
   }
 }
 
+/**
+ * Runs a comparison; runs whose settings differ are refused with one line per difference on stderr
+ * (`compare: A and B differ in timeout_s: 10 vs 5; give --allow-different …`) and exit 2.
+ */
+export function refusingDifferent(command: string, compare: () => CompareResult): CompareResult | null {
+  try {
+    return compare();
+  } catch (err) {
+    if (!(err instanceof SettingsRefusal)) throw err;
+    printRefusal(command, err);
+    return null;
+  }
+}
+
+/** A refusal's lines on stderr, and exit code 2. */
+export function printRefusal(command: string, refusal: SettingsRefusal): void {
+  for (const line of refusal.lines(command)) process.stderr.write(`${line}\n`);
+  process.exitCode = 2;
+}
+
+/** The csv format has no header: the differences of settings go to stderr, one line each. */
+export function noteSettings(command: string, result: CompareResult, format: CompareFormat): void {
+  if (format !== 'csv') return;
+  for (const line of settingsLines(command, result.base.file, result.next.file, result.settings, true)) process.stderr.write(`${line}\n`);
+}
+
 export function registerCompare(program: Command): void {
   addCompareOptions(
     program
@@ -83,7 +125,9 @@ export function registerCompare(program: Command): void {
       .argument('<base>', 'the reference run CSV')
       .argument('<new>', 'the run CSV to check against it'),
   ).action((base: string, next: string, o) => {
-    const result = compareFiles(base, next, compareOptionsOf(o));
+    const result = refusingDifferent('compare', () => compareFiles(base, next, compareOptionsOf(o)));
+    if (!result) return;
+    noteSettings('compare', result, o.format as CompareFormat);
     emitChunks(comparisonChunks(result, o.format as CompareFormat), o.out);
     process.exitCode = result.exitCode;
   });

@@ -30,6 +30,7 @@ export function registerRun(program: Command): void {
     .option('-q, --quiet', 'no progress output')
     .action(async (paths: string[], o, command: Command) => {
       if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
+      if (o.resume !== undefined && o.out !== undefined) throw new UsageError('--resume FILE writes to FILE: give --out or --resume, not both');
       const def = o.config !== undefined ? loadDefinition(o.config) : undefined;
       // An option given on the command line wins over the definition, which wins over the defaults.
       const given = (name: string) => command.getOptionValueSource(name) === 'cli';

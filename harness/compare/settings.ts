@@ -1,0 +1,156 @@
+import { oneLineText } from '../../corpus/errors.js';
+import type { RunColumn } from '../results/row.js';
+import { heldRows, type PairGroups } from './pairs.js';
+
+/**
+ * The settings of two runs side by side. Runs made with a different time limit, solution cap,
+ * warm-up, configuration parameters or benchmark definition measure different things, so compare
+ * refuses them (unless --allow-different); a different machine (cpu_model, node_version), number of
+ * workers or memory limit is only noted. A CSV lacking a column (written before it existed) leaves
+ * that setting unknown, never refused.
+ */
+
+/** Settings whose difference refuses the comparison, in the order they are listed; params is per configuration. */
+export const REFUSING_SETTINGS = ['timeout_s', 'max_solutions', 'warmup', 'params', 'definition'] as const satisfies readonly RunColumn[];
+/** Settings whose difference is only noted. */
+export const NOTED_SETTINGS = ['cpu_model', 'node_version', 'workers', 'memory_mb'] as const satisfies readonly RunColumn[];
+
+export interface SettingDifference {
+  setting: RunColumn;
+  /** The configuration, for params; '' otherwise. */
+  configuration: string;
+  /** Each run's values, as shown (several joined by ", "; an empty value is `none`). */
+  base: string;
+  next: string;
+  /** A difference that refuses the comparison without --allow-different. */
+  refuses: boolean;
+}
+
+export interface SettingsComparison {
+  differences: SettingDifference[];
+  /** Settings a run's CSV does not record, so not compared. */
+  unknown: RunColumn[];
+}
+
+const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', 'warmup', 'workers', 'memory_mb']);
+const QUOTED: ReadonlySet<RunColumn> = new Set(['cpu_model', 'node_version', 'definition']);
+
+/** A value as compared: numbers by value (`10` = `10.0`), params as JSON with sorted keys, else the text. */
+function canonical(column: RunColumn, text: string): string {
+  if (text === '') return '';
+  if (NUMERIC.has(column)) return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
+  if (column !== 'params') return text;
+  try {
+    return JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    );
+  } catch {
+    return text;
+  }
+}
+
+/** Values for a message: `none` for an empty one, texts quoted, one line whatever they hold. */
+function shown(column: RunColumn, values: readonly string[]): string {
+  return values.map((v) => (v === '' ? 'none' : QUOTED.has(column) ? JSON.stringify(v) : oneLineText(v))).join(', ');
+}
+
+/**
+ * The distinct values of a text column over the held rows of a run, in task order, by group (the
+ * value of `group` on the row, '' without one): canonical form → value as written. Each distinct
+ * (group, value) is looked at once, so a million rows cost one pass over their codes.
+ */
+function valuesOf(g: PairGroups, held: Uint8Array, column: RunColumn, group?: RunColumn): Map<string, Map<string, string>> {
+  const col = g.table.text(column)!;
+  const by = group ? g.table.text(group) : undefined;
+  const out = new Map<string, Map<string, string>>();
+  const seen = new Set<number>();
+  const width = col.values.length;
+  for (const i of g.order) {
+    if (!held[i]) continue;
+    const code = col.codes[i]!;
+    const groupCode = by ? by.codes[i]! : 0;
+    if (seen.has(groupCode * width + code)) continue;
+    seen.add(groupCode * width + code);
+    const name = by ? by.values[groupCode]! : '';
+    let values = out.get(name);
+    if (!values) out.set(name, (values = new Map()));
+    const text = col.values[code]!;
+    const key = canonical(column, text);
+    if (!values.has(key)) values.set(key, text);
+  }
+  return out;
+}
+
+const sameKeys = (a: Map<string, string>, b: Map<string, string>) => a.size === b.size && [...a.keys()].every((k) => b.has(k));
+
+/** The differences between two runs' settings, refusing ones first (see the top of this file). */
+export function compareSettings(base: PairGroups, next: PairGroups): SettingsComparison {
+  const differences: SettingDifference[] = [];
+  const unknown: RunColumn[] = [];
+  const heldBase = heldRows(base);
+  const heldNext = heldRows(next);
+  const one = (setting: RunColumn, refuses: boolean) => {
+    if (!base.table.text(setting) || !next.table.text(setting)) {
+      unknown.push(setting);
+      return;
+    }
+    if (setting === 'params') {
+      differences.push(...paramsDifferences(valuesOf(base, heldBase, 'params', 'config'), valuesOf(next, heldNext, 'params', 'config')));
+      return;
+    }
+    const b = valuesOf(base, heldBase, setting).get('') ?? new Map<string, string>();
+    const n = valuesOf(next, heldNext, setting).get('') ?? new Map<string, string>();
+    if (!sameKeys(b, n)) differences.push({ setting, configuration: '', base: shown(setting, [...b.values()]), next: shown(setting, [...n.values()]), refuses });
+  };
+  for (const s of REFUSING_SETTINGS) one(s, true);
+  for (const s of NOTED_SETTINGS) one(s, false);
+  return { differences, unknown };
+}
+
+/** The params of each configuration both runs have, where they differ. An empty params (an older run) is unknown. */
+function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<string, Map<string, string>>): SettingDifference[] {
+  const out: SettingDifference[] = [];
+  for (const [name, b] of base) {
+    const n = next.get(name);
+    if (!n) continue;
+    b.delete('');
+    n.delete('');
+    if (b.size === 0 || n.size === 0 || sameKeys(b, n)) continue;
+    out.push({ setting: 'params', configuration: name, base: shown('params', [...b.values()]), next: shown('params', [...n.values()]), refuses: true });
+  }
+  return out;
+}
+
+/** `timeout_s: 10 vs 5`, `params of configuration fast: {…} vs {…}`. */
+export const differenceText = (d: SettingDifference) => `${d.setting}${d.configuration ? ` of configuration ${oneLineText(d.configuration)}` : ''}: ${d.base} vs ${d.next}`;
+
+/**
+ * The differences as lines, each prefixed with the command's name: `compare: A and B differ in
+ * timeout_s: 10 vs 5; give --allow-different to compare them anyway` (or, when `allowed`, `…
+ * (compared anyway: --allow-different)`), and `compare: note: A and B differ in cpu_model: …`.
+ */
+export function settingsLines(command: string, baseFile: string, nextFile: string, settings: SettingsComparison, allowed = false): string[] {
+  const runs = `${oneLineText(baseFile)} and ${oneLineText(nextFile)} differ in`;
+  return settings.differences.map((d) =>
+    !d.refuses
+      ? `${command}: note: ${runs} ${differenceText(d)}`
+      : `${command}: ${runs} ${differenceText(d)}${allowed ? ' (compared anyway: --allow-different)' : '; give --allow-different to compare them anyway'}`,
+  );
+}
+
+/** Runs whose settings differ where a comparison would mislead (see settingsLines for what to print). */
+export class SettingsRefusal extends Error {
+  override readonly name = 'SettingsRefusal';
+  constructor(
+    readonly baseFile: string,
+    readonly nextFile: string,
+    readonly settings: SettingsComparison,
+  ) {
+    super(settingsLines('compare', baseFile, nextFile, { ...settings, differences: settings.differences.filter((d) => d.refuses) }).join('\n'));
+  }
+
+  /** The lines to print: refusals, then what is only noted. */
+  lines(command: string): string[] {
+    return settingsLines(command, this.baseFile, this.nextFile, this.settings);
+  }
+}
