@@ -37,6 +37,8 @@ export interface BaselineConfig {
   configurations: RecordedConfiguration[];
   /** The largest width or height among the rows (columns width, height); undefined when absent. */
   largestSide?: number;
+  /** The benchmark definition the baseline came from (column definition, `FILE@HASH`); undefined when absent or empty. */
+  definition?: string;
 }
 
 /** A configuration as a baseline records it. */
@@ -172,5 +174,7 @@ export function baselineConfig(csv: RunCsv | RunTable, cores = availableParallel
   for (const column of ['width', 'height'] as const)
     for (const v of distinct(o, column)) if (v.text !== '') largest = Math.max(largest, checked(t, column, v.row, { whole: true, min: 1 }));
   if (largest > 0) config.largestSide = largest;
+  const definition = single(o, 'definition')?.text;
+  if (definition) config.definition = definition;
   return config;
 }

@@ -138,6 +138,8 @@ async function rerunAndCompare(
     quiet: options.quiet,
     maxSize: options.maxSize ?? Math.max(DEFAULT_MAX_SIZE, config.largestSide ?? 0),
     ...(options.params ? { params: options.params } : {}),
+    // The rerun is of the same definition's configurations: recorded as such, so the comparison sees them alike.
+    ...(config.definition ? { definition: config.definition } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const comparison = compareRuns(baseline, loadRunTable(run.out), options.compare);

@@ -374,8 +374,6 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
   const nextT = asTable(nextIn);
   const base = side(baseT);
   const next = side(nextT);
-  const settings = compareSettings(base.groups, next.groups);
-  if (!options.allowDifferent && settings.differences.some((d) => d.refuses)) throw new SettingsRefusal(baseT.file, nextT.file, settings);
   const matched: [number, number][] = [];
   const onlyInBase: PairKey[] = [];
   for (const [key, p] of base.byKey) {
@@ -383,6 +381,9 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
     if (q === undefined) onlyInBase.push(keyOf(baseT, rowsOf(base.groups, p)[0]!));
     else matched.push([p, q]);
   }
+  if (matched.length === 0) throw new Error(`${nextT.file}: shares no (puzzle, strategy) pair with ${baseT.file}: nothing to compare`);
+  const settings = compareSettings(base.groups, next.groups);
+  if (!options.allowDifferent && settings.differences.some((d) => d.refuses)) throw new SettingsRefusal(baseT.file, nextT.file, settings);
   // CPU time does not grow with other work on the machine: only wall time is scaled by calibration.
   const { basis, note: timeBasisNote } = chooseTimeBasis(base.groups, next.groups, matched, options.time ?? 'auto');
   const speedFactor = basis === 'wall' && options.normalize && base.info.calibMs && next.info.calibMs ? base.info.calibMs / next.info.calibMs : 1;
@@ -398,7 +399,6 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
   }
   const onlyInNew: PairKey[] = [];
   for (const [key, q] of next.byKey) if (!base.byKey.has(key)) onlyInNew.push(keyOf(nextT, rowsOf(next.groups, q)[0]!));
-  if (pairs.length === 0) throw new Error(`${nextT.file}: shares no (puzzle, strategy) pair with ${baseT.file}: nothing to compare`);
 
   const count = (test: (p: PairComparison) => boolean) => pairs.reduce((n, p) => n + (test(p) ? 1 : 0), 0);
   const counts: CompareCounts = {

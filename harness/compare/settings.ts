@@ -100,7 +100,7 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
     }
     const b = valuesOf(base, heldBase, setting).get('') ?? new Map<string, string>();
     const n = valuesOf(next, heldNext, setting).get('') ?? new Map<string, string>();
-    if (!sameKeys(b, n)) differences.push({ setting, configuration: '', base: shown(setting, [...b.values()]), next: shown(setting, [...n.values()]), refuses });
+    if (b.size > 0 && n.size > 0 && !sameKeys(b, n)) differences.push({ setting, configuration: '', base: shown(setting, [...b.values()]), next: shown(setting, [...n.values()]), refuses });
   };
   for (const s of REFUSING_SETTINGS) one(s, true);
   for (const s of NOTED_SETTINGS) one(s, false);

@@ -72,6 +72,7 @@ describe('bench-check', () => {
     expect(() => baselineConfig(mixed)).toThrow(/column timeout_s takes several values/);
   });
 
+  // A slowdown injected through a parameter is a change of settings: compared with --allow-different.
   const check = (waitMs: number) =>
     benchCheck({
       baseline,
@@ -82,7 +83,7 @@ describe('bench-check', () => {
       warmup: 0,
       memoryMb: 256,
       quiet: true,
-      compare: DEFAULT_COMPARE_OPTIONS,
+      compare: { ...DEFAULT_COMPARE_OPTIONS, allowDifferent: true },
       log: quietLog(),
     });
 
@@ -100,7 +101,11 @@ describe('bench-check', () => {
   it('runs from the CLI with the compare exit codes', () => {
     const dir = tmp();
     const args = ['bench-check', '--baseline', baseline, '--plugin', SLOW, '--workers', '1', '-q', '--format', 'json'];
-    const slow = spawnSync('node', [CLI, ...args, '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'a.csv')], { encoding: 'utf8' });
+    const refused = spawnSync('node', [CLI, ...args, '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'r.csv')], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^bench-check: \S+ and \S+r\.csv differ in params of configuration slow-goal: \{"waitMs":50\} vs \{"waitMs":100\}; give --allow-different to compare them anyway$/m);
+    const slow = spawnSync('node', [CLI, ...args, '--allow-different', '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'a.csv')], { encoding: 'utf8' });
     expect(slow.status).toBe(1);
     const json = JSON.parse(slow.stdout);
     expect(json.summary.pairs).toBe(2);

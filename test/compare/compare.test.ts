@@ -224,11 +224,30 @@ describe('output formats', () => {
 
   it('json has the documented shape and round-trips the verdicts', () => {
     const json = JSON.parse(formatComparison(result, 'json'));
-    expect(Object.keys(json)).toEqual(['format', 'format_version', 'base', 'new', 'settings', 'speed_factor', 'summary', 'strategies', 'pairs', 'only_in_base', 'only_in_new']);
+    expect(Object.keys(json)).toEqual([
+      'format',
+      'format_version',
+      'base',
+      'new',
+      'settings',
+      'time_basis',
+      'time_basis_note',
+      'speed_factor',
+      'setting_differences',
+      'settings_unknown',
+      'summary',
+      'strategies',
+      'pairs',
+      'only_in_base',
+      'only_in_new',
+    ]);
     expect(json.format).toBe('nonobench-compare');
     expect(json.format_version).toBe(1);
     expect(json.summary).toMatchObject({ time_regressions: 1, status_regressions: 1, failed: true, exit_code: 1 });
-    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 1, normalize: true });
+    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 1, normalize: true, time: 'auto', allow_different: false });
+    // The fixtures predate cpu_ms: wall time, saying why.
+    expect([json.time_basis, json.time_basis_note]).toEqual(['wall', `${FIX}/base.csv has no cpu_ms column`]);
+    expect(json.setting_differences).toEqual([]);
     const cat = json.pairs.find((p: { puzzle_path: string; strategy: string }) => p.puzzle_path === 'corpus/puzzles/cat.non' && p.strategy === 'backtrack');
     expect(Object.keys(cat)).toEqual(['puzzle_id', 'puzzle_path', 'strategy', 'title', 'base', 'new', 'time', 'status', 'counter_changes']);
     expect(Object.keys(cat.time)).toEqual(['verdict', 'ratio', 'ci_low', 'ci_high', 'achieved_confidence', 'hodges_lehmann', 'p_value', 'note']);
