@@ -30,7 +30,7 @@ function statusWord(line: string): SolveStatus | undefined {
 }
 
 /** Metrics of a program that reports none: counters unknown (empty in the row). */
-const unreported = (extra: Record<string, number> = {}) => ({ extra }) as unknown as SolveMetrics;
+export const unreported = (extra: Record<string, number> = {}) => ({ extra }) as unknown as SolveMetrics;
 
 const isComplete = (g: Grid) => !g.includes(UNKNOWN);
 
@@ -161,4 +161,3 @@ export function readModel(text: string, numVars: number, cellVars: number): Solv
   return answer;
 }
 
-export { unreported };

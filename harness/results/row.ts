@@ -167,11 +167,6 @@ export function buildRow(run: RunFields, task: RowTask, judged: Judged, calibMs:
 /** The row's values in column order, as the CSV writer takes them. */
 export const rowValues = (row: RunRow): (string | number)[] => RUN_COLUMNS.map((c) => row[c]);
 
-/** The identity of a task across runs, used by --resume and merge: puzzle, path, configuration, repetition. */
-export function taskKey(puzzleId: string, puzzlePath: string, config: string, rep: number | string): string {
-  return `${puzzleId}\u0000${puzzlePath}\u0000${config}\u0000${rep}`;
-}
-
 /**
  * A run CSV's records with `config` filled in: files written before configurations existed have no
  * such column, and each of their strategies ran once, so its name is the configuration's.
