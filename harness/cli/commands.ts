@@ -8,8 +8,8 @@ import { registerStrategies } from './commands/strategies.js';
 import { registerConvert } from './commands/convert.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerCnf } from './commands/cnf.js';
-import { registerCompare } from './commands/compare.js';
-import { registerBenchCheck } from './commands/bench-check.js';
+import { registerCompare } from './verdicts/compare.js';
+import { registerBenchCheck } from './verdicts/bench-check.js';
 import { registerReport } from './commands/report.js';
 import { registerClassify } from './commands/classify.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { emit, confidenceLevel, percent } from '../../harness/cli/commands/compare.js';
+import { emit, confidenceLevel, percent } from '../../harness/cli/verdicts/compare.js';
 import { compareFiles, compareRuns, loadRunCsv } from '../../harness/compare/compare.js';
 import { formatComparison, verdictLine } from '../../harness/compare/format.js';
 import { parseCsv, readCsv, writeCsv } from '../../harness/results/csv.js';
