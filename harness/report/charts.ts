@@ -10,105 +10,142 @@ import { TIME_FLOOR_MS } from '../compare/stats.js';
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return withPointTitles(await view.toSVG());
   } finally {
     view.finalize();
   }
 }
 
-/** One solved puzzle of one strategy. */
-export interface SolvedPoint {
-  strategy: string;
-  timeMs: number;
+/**
+ * Vega writes a point's description as its aria-label but no `<title>`, which is what a browser
+ * shows on hover: each point gets one, with the same (already escaped) text.
+ */
+export function withPointTitles(svg: string): string {
+  return svg.replace(/<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="point"([^>]*?)\/>/g, '<path aria-label="$1" role="graphics-symbol" aria-roledescription="point"$2><title>$1</title></path>');
 }
+
+/**
+ * Okabe & Ito's palette ("Color Universal Design", 2008), told apart with every common colour-vision
+ * deficiency; black and yellow last (yellow is faint on white).
+ */
+export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#F0E442'];
+
+/** Dash patterns, so that lines differ without colour too (solid first). */
+export const DASHES: number[][] = [[1, 0], [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [14, 4], [2, 3, 8, 3], [6, 2, 2, 2, 2, 2]];
 
 /** Most steps drawn per cactus line (the plot is 560 pixels wide). */
 export const MAX_CACTUS_STEPS = 2000;
 
-const logTime = (title: string) => ({ type: 'quantitative' as const, title, scale: { type: 'log' as const } });
 const floor = (ms: number) => Math.max(TIME_FLOOR_MS, ms);
+const logTime = (title: string, domain?: number[]) => ({ type: 'quantitative' as const, title, scale: { type: 'log' as const, ...(domain ? { domain } : {}) } });
+
+/** A dashed rule at the time limit (vertical: across x; else across y), named for hover. */
+const limitRule = (axis: 'x' | 'y', ms: number, label: string, title: string, domain: number[]) => ({
+  data: { values: [{ v: ms, label }] },
+  mark: { type: 'rule' as const, color: '#555', strokeDash: [6, 3], clip: true },
+  encoding: { [axis]: { field: 'v', ...logTime(title, domain) }, description: { field: 'label' } },
+});
+
+/** One cactus line: a series' solved puzzles' times. */
+export interface CactusSeries {
+  name: string;
+  colour: string;
+  dash: number[];
+  times: ArrayLike<number>;
+}
 
 /**
- * Cactus plot: for each strategy, how many puzzles it solves within a given time: its solve times
- * sorted, the k-th at height k, one stepped line per strategy. All strategies stay in the legend,
- * also one that solved nothing.
+ * Cactus plot: for each series, how many puzzles it solves within a given time: its solve times
+ * sorted, the k-th at height k, one stepped line per series, each with its colour and dash; a
+ * dashed rule at the time limit when there is one. Every series stays in the legend, also one that
+ * solved nothing.
  */
-export function cactusSpec(points: SolvedPoint[], strategies: string[]): TopLevelSpec {
-  const values: { strategy: string; time: number; solved: number }[] = [];
-  const byStrategy = new Map<string, number[]>(strategies.map((s) => [s, []]));
-  for (const p of points) byStrategy.get(p.strategy)?.push(floor(p.timeMs));
-  for (const strategy of strategies) {
-    const times = Float64Array.from(byStrategy.get(strategy)!).sort();
-    // A line of more steps than the plot has pixels looks the same with every k-th and its last step.
+export function cactusSpec(series: CactusSeries[], limitMs: number | null, timeTitle: string): TopLevelSpec {
+  const values: { series: string; time: number; solved: number }[] = [];
+  let hi = limitMs ?? 0;
+  let lo = Infinity;
+  for (const s of series) {
+    const times = Float64Array.from(s.times, floor).sort();
     const step = Math.max(1, Math.ceil(times.length / MAX_CACTUS_STEPS));
-    for (let i = 0; i < times.length; i++) if (i === 0 || i % step === step - 1 || i === times.length - 1) values.push({ strategy, time: times[i]!, solved: i + 1 });
+    // A line of more steps than the plot has pixels looks the same with every k-th and its last step.
+    for (let i = 0; i < times.length; i++) if (i === 0 || i % step === step - 1 || i === times.length - 1) values.push({ series: s.name, time: times[i]!, solved: i + 1 });
+    if (times.length) [lo, hi] = [Math.min(lo, times[0]!), Math.max(hi, times[times.length - 1]!)];
   }
+  const domain = [Math.min(lo, hi) / 1.5, hi * 1.5];
+  const names = series.map((s) => s.name);
+  const lines = {
+    data: { values },
+    mark: { type: 'line' as const, interpolate: 'step-after' as const, strokeWidth: 2 },
+    encoding: {
+      x: { field: 'time', ...logTime(timeTitle, domain) },
+      y: { field: 'solved', type: 'quantitative' as const, title: 'puzzles solved', axis: { tickMinStep: 1 } },
+      color: { field: 'series', type: 'nominal' as const, title: 'series', scale: { domain: names, range: series.map((s) => s.colour) }, legend: { labelLimit: 400 } },
+      strokeDash: { field: 'series', type: 'nominal' as const, title: 'series', scale: { domain: names, range: series.map((s) => s.dash) } },
+    },
+  };
   return {
     width: 560,
     height: 320,
-    data: { values },
-    mark: { type: 'line', interpolate: 'step-after', point: false },
-    encoding: {
-      x: { field: 'time', ...logTime('time per puzzle (ms, log scale)') },
-      y: { field: 'solved', type: 'quantitative', title: 'puzzles solved', axis: { tickMinStep: 1 } },
-      color: { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: strategies } },
-    },
+    layer: limitMs === null ? [lines] : [lines, limitRule('x', limitMs, 'time limit', timeTitle, domain)],
   };
 }
 
-/** One puzzle timed by both strategies of the scatter plot. */
-export interface PairPoint {
+/** One puzzle on the scatter plot: its two times (the limit for an unsolved side) and its hover text. */
+export interface ScatterPoint {
   x: number;
   y: number;
-  /** Which of the two solved it. */
   outcome: string;
+  label: string;
 }
 
-/** The outcome labels of a scatter plot of strategies x and y, in legend order. */
+/** The outcomes of a scatter plot of series x and y, in legend order, and how each is drawn. */
 export function scatterOutcomes(xName: string, yName: string): string[] {
-  return ['both solved', `only ${xName} solved`, `only ${yName} solved`, 'neither solved'];
+  return ['both solved', `only ${xName} solved`, `only ${yName} solved`, 'neither solved', 'wrong answer'];
+}
+const OUTCOME_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#000000', '#D55E00'];
+const OUTCOME_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross'];
+
+/** The outcome of a puzzle from each side's verdict (solved, unsolved or wrong). */
+export function scatterOutcome(xSolved: boolean, ySolved: boolean, wrong: boolean, xName: string, yName: string): string {
+  const outcomes = scatterOutcomes(xName, yName);
+  return outcomes[wrong ? 4 : xSolved && ySolved ? 0 : xSolved ? 1 : ySolved ? 2 : 3]!;
 }
 
-/** Per-puzzle times of two strategies on log axes, with the diagonal where they are equal. */
-export function scatterSpec(points: PairPoint[], xName: string, yName: string): TopLevelSpec {
-  const values = points.map((p) => ({ x: floor(p.x), y: floor(p.y), outcome: p.outcome }));
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    lo = Math.min(lo, v.x, v.y);
-    hi = Math.max(hi, v.x, v.y);
-  }
-  if (values.length === 0) [lo, hi] = [1, 10];
+/**
+ * Per-puzzle times of two series on log axes: the dashed diagonal where they are equal, and dashed
+ * rules at `capMs`, the time limit, where an unsolved side's point sits (as in BenchExec's and the
+ * SAT competitions' plots). Outcomes differ by colour and shape; each point's `<title>` names its puzzle.
+ */
+export function scatterSpec(points: ScatterPoint[], xName: string, yName: string, cap: { ms: number; label: string }, unit: string, size = 420): TopLevelSpec {
+  const capMs = cap.ms;
+  const values = points.map((p) => ({ x: floor(p.x), y: floor(p.y), outcome: p.outcome, label: p.label }));
+  let lo = floor(capMs);
+  for (const v of values) lo = Math.min(lo, v.x, v.y);
+  const domain = [lo / 1.5, floor(capMs) * 1.5];
   const outcomes = scatterOutcomes(xName, yName);
-  const domain = [lo / 1.2, hi * 1.2];
+  const [xTitle, yTitle] = [`${xName} (${unit})`, `${yName} (${unit})`];
   return {
-    width: 420,
-    height: 420,
+    width: size,
+    height: size,
     layer: [
       {
         data: { values: [{ v: domain[0] }, { v: domain[1] }] },
         mark: { type: 'line', color: '#999', strokeDash: [4, 4], clip: true },
-        encoding: {
-          x: { field: 'v', ...logTime(`${xName} time (ms)`), scale: { type: 'log', domain } },
-          y: { field: 'v', ...logTime(`${yName} time (ms)`), scale: { type: 'log', domain } },
-        },
+        encoding: { x: { field: 'v', ...logTime(xTitle, domain) }, y: { field: 'v', ...logTime(yTitle, domain) } },
       },
+      limitRule('x', floor(capMs), cap.label, xTitle, domain),
+      limitRule('y', floor(capMs), cap.label, yTitle, domain),
       {
         data: { values },
-        mark: { type: 'point', filled: true, opacity: 0.7, clip: true },
+        mark: { type: 'point', filled: true, opacity: 0.8, size: 40, clip: true },
         encoding: {
-          x: { field: 'x', ...logTime(`${xName} time (ms)`), scale: { type: 'log', domain } },
-          y: { field: 'y', ...logTime(`${yName} time (ms)`), scale: { type: 'log', domain } },
-          color: { field: 'outcome', type: 'nominal', title: 'outcome', scale: { domain: outcomes } },
-          shape: { field: 'outcome', type: 'nominal', scale: { domain: outcomes } },
+          x: { field: 'x', ...logTime(xTitle, domain) },
+          y: { field: 'y', ...logTime(yTitle, domain) },
+          color: { field: 'outcome', type: 'nominal', title: 'outcome', scale: { domain: outcomes, range: OUTCOME_COLOURS }, legend: { labelLimit: 400 } },
+          shape: { field: 'outcome', type: 'nominal', title: 'outcome', scale: { domain: outcomes, range: OUTCOME_SHAPES } },
+          description: { field: 'label' },
         },
       },
     ],
   };
-}
-
-/** The outcome label of a scatter point, with the strategy names filled in. */
-export function scatterOutcome(xSolved: boolean, ySolved: boolean, xName: string, yName: string): string {
-  const outcomes = scatterOutcomes(xName, yName);
-  return outcomes[xSolved && ySolved ? 0 : xSolved ? 1 : ySolved ? 2 : 3]!;
 }

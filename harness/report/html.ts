@@ -14,6 +14,19 @@ export function htmlTable(header: string[], body: string[][], numeric: (i: numbe
   return `<table>${head}<tbody>\n${rows}\n</tbody></table>`;
 }
 
+/**
+ * A table under a header of two rows: `groups` spans (label, number of columns) over `header`; the
+ * first `lead` columns have no group. `numeric` marks the columns to right-align.
+ */
+export function htmlGroupedTable(lead: number, groups: [string, number][], header: string[], body: string[][], numeric: (i: number) => boolean = (i) => i >= lead): string {
+  const top = `<tr><th colspan="${lead}"></th>${groups.map(([g, span]) => `<th colspan="${span}" class="group">${escapeHtml(g)}</th>`).join('')}</tr>`;
+  const table = htmlTable(header, body, numeric);
+  return table.replace('<thead>', `<thead>${top}`);
+}
+
+/** A wide table in a box that scrolls sideways instead of widening the page. */
+export const scrolling = (table: string) => `<div class="wide">${table}</div>`;
+
 export const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
 /** A definition list of label → value. */
@@ -32,6 +45,9 @@ table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; }
 th { background: #f6f6f6; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
+th.group { text-align: center; border-left: 2px solid #fff; }
+.wide { overflow-x: auto; max-width: 100%; }
 figure { margin: 1em 0; }
+.panels { display: flex; flex-wrap: wrap; gap: 1em; }
 figcaption { color: #555; font-size: 0.9em; max-width: 700px; }
 `;

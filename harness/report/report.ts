@@ -1,76 +1,40 @@
-import { basename } from 'node:path';
-import { writeOutputFile } from '../io/output-path.js';
-import { describeStatuses, isSolvedStatus, summariseRows, type SideSummary } from '../compare/compare.js';
-import { distinctValues, groupPairs, heldRows, rowsOf, type PairGroups } from '../compare/pairs.js';
+import { basename, dirname, join } from 'node:path';
+import { distinctValues, heldRows, rowsOf } from '../compare/pairs.js';
 import { asTable, loadRunTable, type RunCsv, type RunTable } from '../compare/table.js';
-import { ROW_STATUSES, type RowStatus, type RunColumn } from '../results/row.js';
-import { cactusSpec, renderSvg, scatterOutcome, scatterSpec, type PairPoint, type SolvedPoint } from './charts.js';
-import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from './html.js';
-import { medianOfSorted } from '../results/median.js';
-import { RunSummary } from '../results/summary.js';
-import { UsageError } from '../io/thrown.js';
+import type { TimeChoice } from '../compare/time-basis.js';
+import { writeOutputFile } from '../io/output-path.js';
+import { oneLine, UsageError } from '../io/thrown.js';
+import type { RunColumn } from '../results/row.js';
+import { figure as fmt } from '../results/scores.js';
+import { cactusSpec, DASHES, OKABE_ITO, renderSvg, scatterOutcome, scatterSpec, type CactusSeries, type ScatterPoint } from './charts.js';
+import { describeStatuses, reportData, SOLVED, UNSOLVED, type ReportData, type RunData, type Series } from './data.js';
+import { escapeHtml, htmlFacts, paragraph, REPORT_CSS } from './html.js';
+import { configurationTable, guessingSection, overlayTable, puzzleTable, unitOf } from './tables.js';
 
-/** Columns the report reads; the metadata columns are shown when present. */
+export { GUESSING_STRATEGIES } from './tables.js';
+
+/** Columns the report needs; the others it shows (cpu_ms, timeout_s, width, …) are read when present. */
 export const REPORT_COLUMNS: readonly RunColumn[] = ['puzzle_id', 'puzzle_path', 'strategy', 'status', 'time_ms', 'dead_ends', 'decisions'];
 
-/** Search strategies whose decisions tell which puzzles need guessing, the preferred first. */
-export const GUESSING_STRATEGIES = ['probe', 'backtrack'];
-
-/** Longest guessing table written in full. */
-const GUESSING_ROWS = 1000;
-
 export interface ReportOptions {
-  /** Strategies on the scatter plot's axes (default: the first two in the CSV). */
+  /** Configurations on the scatter plot's axes (default: the first two); one run only. */
   x?: string;
   y?: string;
+  /** Which time to show: CPU time when every answered row has it (auto, the default), cpu or wall. */
+  time?: TimeChoice;
 }
 
-/** One (puzzle, strategy) pair with its repetitions (rows of the table). */
-interface Pair {
-  puzzleKey: string;
-  label: string;
-  strategy: string;
-  rows: Uint32Array;
-  side: SideSummary;
-}
+const BASIS_TEXT = { cpu: 'CPU time (cpu_ms)', wall: 'wall time (time_ms)' } as const;
 
-const ms = (x: number) => (Number.isNaN(x) ? '-' : x >= 100 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
-
-function pairsOf(g: PairGroups): Pair[] {
-  const t = g.table;
-  const pairs: Pair[] = [];
-  for (let p = 0; p < g.count; p++) {
-    const rows = rowsOf(g, p);
-    const r = rows[0]!;
-    const id = t.str('puzzle_id', r);
-    const path = t.str('puzzle_path', r);
-    pairs.push({ puzzleKey: `${id}\u0000${path}`, label: path || t.str('title', r) || id, strategy: t.str('config', r), rows, side: summariseRows(t, rows) });
-  }
-  return pairs;
-}
-
-/** Median over every repetition with a time, cut-short ones included (a timeout's time is the limit). */
-function anyTimeMedian(t: RunTable, rows: Uint32Array): number | null {
-  const time = t.num('time_ms');
-  const times: number[] = [];
-  if (time) for (const i of rows) if (!Number.isNaN(time[i]!)) times.push(time[i]!);
-  return times.length ? medianOfSorted(Float64Array.from(times).sort()) : null;
-}
-
-/** The largest value of a number column over some rows (0 when none has one). */
-function largest(t: RunTable, rows: ArrayLike<number>, column: RunColumn): number {
-  const values = t.num(column);
-  let max = 0;
-  if (values) for (let k = 0; k < rows.length; k++) if (values[rows[k]!]! > max) max = values[rows[k]!]!;
-  return max;
-}
-
-function metadata(g: PairGroups, pairs: Pair[], strategies: string[]): string {
-  const t = g.table;
+function metadata(run: RunData, data: ReportData): string {
+  const g = run.groups;
+  const t = run.table;
   const held = heldRows(g);
   const col = (c: RunColumn) => distinctValues(g, c, held).join(', ') || '-';
-  const reps = largest(t, g.order, 'rep');
-  return htmlFacts([
+  const rep = t.num('rep');
+  let reps = 0;
+  if (rep) for (const i of g.rows) if (rep[i]! > reps) reps = rep[i]!;
+  const facts: [string, string][] = [
     ['file', basename(t.file)],
     ['run_id', col('run_id')],
     ['started_at', col('started_at')],
@@ -79,158 +43,163 @@ function metadata(g: PairGroups, pairs: Pair[], strategies: string[]): string {
     ['node', col('node_version')],
     ['cpu', col('cpu_model')],
     ['rows', String(t.size)],
-    ['puzzles', String(new Set(pairs.map((p) => p.puzzleKey)).size)],
-    ['configurations', strategies.join(', ') || '-'],
-    ['repetitions', t.num('rep') && reps > 0 ? String(reps) : '-'],
+    ['puzzles', String(new Set(run.puzzle).size)],
+    ['configurations', distinctValues(g, 'config', held).join(', ') || '-'],
+    ['repetitions', reps > 0 ? String(reps) : '-'],
     ['time limit (s)', col('timeout_s')],
     ['max solutions', col('max_solutions')],
-  ]);
+    ['time shown', BASIS_TEXT[data.basis] + (data.basisNote ? ` (${data.basisNote})` : '')],
+  ];
+  if (g.duplicates) facts.push(['repeated rows left out', String(g.duplicates)]);
+  return (run.label ? `<h3>${escapeHtml(run.label.toUpperCase())}: ${escapeHtml(basename(t.file))}</h3>` : '') + htmlFacts(facts);
 }
 
-function strategyTable(g: PairGroups, pairs: Pair[], strategies: string[]): string {
-  const t = g.table;
-  const summary = new RunSummary();
-  const status = t.text('status')!;
-  const config = t.text('config')!;
-  const time = t.num('time_ms');
-  const deadEnds = t.num('dead_ends');
-  for (const i of g.order) {
-    const tm = time?.[i] ?? NaN;
-    const de = deadEnds?.[i] ?? NaN;
-    summary.add(config.get(i), status.get(i) as RowStatus, Number.isNaN(tm) ? '' : tm, Number.isNaN(de) ? '' : de);
-  }
-  const rows = summary.strategies();
-  const statuses = ROW_STATUSES.filter((s) => rows.some((r) => r.statuses[s]));
-  const header = ['strategy', 'puzzles solved', 'tasks', ...statuses, 'median ms', 'total s', 'dead ends'];
-  const solvedBy = new Map<string, number>();
-  for (const p of pairs) if (isSolvedStatus(p.side.status)) solvedBy.set(p.strategy, (solvedBy.get(p.strategy) ?? 0) + 1);
-  const body = strategies.map((name) => {
-    const r = rows.find((x) => x.strategy === name)!;
-    return [
-      name,
-      String(solvedBy.get(name) ?? 0),
-      String(r.tasks),
-      ...statuses.map((s) => String(r.statuses[s] ?? 0)),
-      ms(r.medianMs),
-      (r.totalMs / 1000).toFixed(2),
-      r.deadEnds === null ? '-' : String(r.deadEnds),
-    ];
+/** The largest time limit of any pair, in ms (null when no row records one). */
+function limitMs(data: ReportData): number | null {
+  let max = NaN;
+  for (const run of data.runs) for (const l of run.limitS) if (l > 0 && !(l <= max)) max = l;
+  return Number.isNaN(max) ? null : max * 1000;
+}
+
+const figureOf = (svg: string, caption: string) => `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
+
+/** The cactus plot's lines: each series' solved puzzles' times; a configuration's colour in both runs, a dash of its own per series. */
+export function cactusSeries(data: ReportData): CactusSeries[] {
+  return data.series.map((s, i) => {
+    const times: number[] = [];
+    for (const p of s.pairOf) if (p >= 0 && s.run.verdict[p] === SOLVED && !Number.isNaN(s.run.timeMs[p]!)) times.push(s.run.timeMs[p]!);
+    return { name: s.name, colour: OKABE_ITO[s.configIndex % OKABE_ITO.length]!, dash: DASHES[i % DASHES.length]!, times };
   });
-  const note = paragraph(
-    'Status columns count tasks (one per puzzle and repetition); puzzles solved counts the puzzles solved in every repetition. ' +
-      'Median and total are over the tasks with a time; dead ends are summed over all tasks.',
-  );
-  return htmlTable(header, body) + note;
 }
 
-/**
- * The puzzles a search strategy had to guess on (decisions > 0; dead ends alone may be contradictions
- * found by probing). probe's rows are preferred: it guesses only where line logic and probing stop,
- * so its list is classify's needs-guessing; backtrack's also holds puzzles that probing would finish.
- */
-function guessingSection(t: RunTable, pairs: Pair[], strategies: string[]): string {
-  const used = GUESSING_STRATEGIES.find((s) => strategies.includes(s));
-  if (used === undefined)
-    return paragraph('Neither the backtrack nor the probe strategy is in this run, so it does not show which puzzles need guessing.');
-  const guessing = pairs
-    .filter((p) => p.strategy === used)
-    .map((p) => ({ p, deadEnds: largest(t, p.rows, 'dead_ends'), decisions: largest(t, p.rows, 'decisions'), depth: largest(t, p.rows, 'max_depth') }))
-    .filter((g) => g.decisions > 0)
-    .sort((a, b) => b.deadEnds - a.deadEnds || b.decisions - a.decisions || a.p.label.localeCompare(b.p.label));
-  const intro = paragraph(
-    (used === 'probe'
-      ? 'Rows of probe that made decisions (guesses): line logic and contradiction probing did not finish these puzzles. '
-      : 'Rows of backtrack that made decisions (guesses): line logic alone did not finish these puzzles (probing may finish some; run probe or classify to tell). ') +
-      'Most dead ends first; counters are the largest over the repetitions.',
-  );
-  if (guessing.length === 0) return intro + paragraph('No puzzle needed guessing: every one was solved by deduction alone.');
-  const shown = guessing.slice(0, GUESSING_ROWS);
-  const size = (r: number) => (t.str('width', r) && t.str('height', r) ? `${t.str('width', r)}×${t.str('height', r)}` : '-');
-  const table = htmlTable(
-    ['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median ms'],
-    shown.map(({ p, deadEnds, decisions, depth }) => {
-      const median = anyTimeMedian(t, p.rows);
-      const first = p.rows[0]!;
-      return [p.label, t.str('title', first), size(first), p.strategy, describeStatuses(p.side), String(deadEnds), String(decisions), String(depth), median === null ? '-' : ms(median)];
-    }),
-    (i) => i >= 5,
-  );
-  const more = guessing.length > shown.length ? paragraph(`… and ${guessing.length - shown.length} more.`) : '';
-  return intro + table + more;
-}
-
-async function cactusSection(pairs: Pair[], strategies: string[]): Promise<string> {
-  const points: SolvedPoint[] = pairs
-    .filter((p) => isSolvedStatus(p.side.status) && p.side.medianMs !== null)
-    .map((p) => ({ strategy: p.strategy, timeMs: p.side.medianMs! }));
+async function cactusSection(data: ReportData): Promise<string> {
+  const series = cactusSeries(data);
   // An empty chart would have no scale to draw (its axes read "NaN to NaN").
-  if (points.length === 0) return paragraph('No strategy solved any puzzle, so there is nothing to plot.');
-  const svg = await renderSvg(cactusSpec(points, strategies));
-  return figure(svg, 'Puzzles solved (unique, multiple or solved in every repetition) within a given time per puzzle, one line per strategy; the time of a puzzle is the median over its repetitions. Further right and lower is slower; higher is more solved.');
+  if (series.every((s) => s.times.length === 0)) return paragraph('No configuration solved any puzzle, so there is nothing to plot.');
+  const limit = limitMs(data);
+  const svg = await renderSvg(cactusSpec(series, limit, `${unitOf(data, 'ms')} per puzzle (log scale)`));
+  return figureOf(
+    svg,
+    `Puzzles solved (an answer in every repetition) within a given ${data.basis} time per puzzle, one line per ${data.runs.length > 1 ? 'configuration and run (a configuration keeps its colour in both runs)' : 'configuration'}; ` +
+      `a puzzle's time is the median over its repetitions. Unsolved puzzles are not drawn. Further right is slower; higher is more solved.` +
+      (limit !== null ? ' The dashed line is the time limit.' : ''),
+  );
 }
 
-/** Why a row has no time: a timeout without one was stopped at the hard limit. */
-const untimedReason = (status: string) => (status === 'timeout' ? 'hard timeout' : status || 'no status');
+/** A side's hover text: its median time when solved, else its statuses. */
+function sideText(s: Series, p: number): string {
+  return s.run.verdict[p] === SOLVED ? `${fmt(s.run.timeMs[p]!)} ms` : describeStatuses(s.run.table, rowsOf(s.run.groups, p));
+}
 
-async function scatterSection(t: RunTable, pairs: Pair[], xName: string, yName: string): Promise<string> {
-  const byPuzzle = (name: string) => new Map(pairs.filter((p) => p.strategy === name).map((p) => [p.puzzleKey, p]));
-  const xs = byPuzzle(xName);
-  const ys = byPuzzle(yName);
-  const points: PairPoint[] = [];
+/** The points of puzzles both series ran: solved sides at their times, unsolved ones at `cap`. */
+function scatterPoints(data: ReportData, x: Series, y: Series, xName: string, yName: string, cap: number): { points: ScatterPoint[]; untimed: number } {
+  const points: ScatterPoint[] = [];
   let untimed = 0;
-  const why = new Set<string>();
-  for (const [key, px] of xs) {
-    const py = ys.get(key);
-    if (!py) continue;
-    const x = anyTimeMedian(t, px.rows);
-    const y = anyTimeMedian(t, py.rows);
-    if (x === null || y === null) {
+  for (let k = 0; k < data.puzzles.length; k++) {
+    const [px, py] = [x.pairOf[k]!, y.pairOf[k]!];
+    if (px < 0 || py < 0) continue;
+    const [vx, vy] = [x.run.verdict[px]!, y.run.verdict[py]!];
+    const tx = vx === SOLVED ? x.run.timeMs[px]! : cap;
+    const ty = vy === SOLVED ? y.run.timeMs[py]! : cap;
+    if (Number.isNaN(tx) || Number.isNaN(ty)) {
       untimed++;
-      for (const side of [x === null ? px : null, y === null ? py : null])
-        for (const r of side?.rows ?? []) why.add(untimedReason(t.str('status', r)));
       continue;
     }
-    points.push({ x, y, outcome: scatterOutcome(isSolvedStatus(px.side.status), isSolvedStatus(py.side.status), xName, yName) });
+    const wrong = vx > UNSOLVED || vy > UNSOLVED;
+    const label = oneLine(`${data.puzzles[k]!.label} — ${xName}: ${sideText(x, px)}; ${yName}: ${sideText(y, py)}`);
+    points.push({ x: tx, y: ty, outcome: scatterOutcome(vx === SOLVED, vy === SOLVED, wrong, xName, yName), label });
   }
-  const skipped = untimed ? ` ${untimed} puzzle(s) without a time on one side (${[...why].sort().join(', ')}) are left out.` : '';
-  if (points.length === 0) return paragraph(`No puzzle has a time for both ${xName} and ${yName}, so there is nothing to plot.${skipped}`);
-  const svg = await renderSvg(scatterSpec(points, xName, yName));
-  return figure(
-    svg,
-    `Median time per puzzle, ${xName} across, ${yName} up, both on log scales. Points above the dashed diagonal are slower with ${yName}; a timed-out solve sits at the time limit.${skipped}`,
+  return { points, untimed };
+}
+
+/** Where unsolved points go: the time limit, or without one a line beyond every solved time. */
+function capOf(data: ReportData): { cap: number; label: string; text: string } {
+  const limit = limitMs(data);
+  if (limit !== null) return { cap: limit, label: 'time limit', text: `the time limit (${limit / 1000} s)` };
+  let max = 1;
+  for (const run of data.runs) run.timeMs.forEach((t, p) => (run.verdict[p] === SOLVED && t > max ? (max = t) : 0));
+  return { cap: 2 * max, label: 'unsolved (no time limit)', text: 'twice the largest solved time (the runs record no time limit)' };
+}
+
+async function scatterSection(data: ReportData, options: ReportOptions): Promise<string> {
+  const { cap, label, text } = capOf(data);
+  const untimedNote = (n: number) => (n ? ` ${n} solved puzzle(s) without a time are left out.` : '');
+  const legend =
+    `Unsolved sides (no answer in some repetition: stuck, a limit, an error) sit on the dashed lines at ${text}, so a puzzle only one side solves lies on the other's line; ` +
+    'wrong answers are marked apart. Hover a point for its puzzle.';
+  if (data.runs.length === 1) {
+    const configs = data.configs;
+    for (const [flag, name] of [['--x', options.x], ['--y', options.y]] as const)
+      if (name !== undefined && !configs.includes(name))
+        throw new UsageError(`${flag} ${name}: no such configuration in ${data.runs[0]!.table.file} (it has ${configs.join(', ') || 'none'})`);
+    const xName = options.x ?? configs.find((c) => c !== options.y);
+    const yName = options.y ?? configs.find((c) => c !== xName);
+    if (xName === undefined || yName === undefined) return paragraph('The run has fewer than two configurations, so there is nothing to plot against each other.');
+    if (xName === yName) throw new UsageError('--x and --y must name two different configurations');
+    const [x, y] = [data.series.find((s) => s.config === xName)!, data.series.find((s) => s.config === yName)!];
+    const { points, untimed } = scatterPoints(data, x, y, xName, yName, cap);
+    if (points.length === 0) return paragraph(`No puzzle was run by both ${xName} and ${yName}, so there is nothing to plot.${untimedNote(untimed)}`);
+    const svg = await renderSvg(scatterSpec(points, xName, yName, { ms: cap, label }, unitOf(data, 'ms')));
+    return figureOf(
+      svg,
+      `Median ${data.basis} time per puzzle, ${xName} across, ${yName} up, both on log scales. Points above the dashed diagonal are slower with ${yName}. ${legend}${untimedNote(untimed)}`,
+    );
+  }
+  if (options.x !== undefined || options.y !== undefined) throw new UsageError('--x and --y choose two configurations of one run; with two runs each configuration is plotted BASE against NEW');
+  const panels: string[] = [];
+  for (const config of data.configs) {
+    const [b, n] = [data.series.find((s) => s.config === config && s.run === data.runs[0]), data.series.find((s) => s.config === config && s.run === data.runs[1])];
+    if (!b || !n) continue;
+    const { points, untimed } = scatterPoints(data, b, n, 'base', 'new', cap);
+    if (points.length === 0) continue;
+    const svg = await renderSvg({ ...scatterSpec(points, 'base', 'new', { ms: cap, label }, unitOf(data, 'ms'), 300), title: config });
+    panels.push(figureOf(svg, `${config}: ${points.length} puzzles.${untimedNote(untimed)}`));
+  }
+  if (panels.length === 0) return paragraph('No configuration ran a puzzle in both runs, so there is nothing to plot.');
+  return (
+    paragraph(
+      `One plot per configuration in both runs: each point a puzzle, its median ${data.basis} time in BASE across and in NEW up, on log scales. ` +
+        `Below the dashed diagonal NEW is faster, above it slower. ${legend}`,
+    ) + `<div class="panels">${panels.join('\n')}</div>`
   );
 }
 
-const figure = (svg: string, caption: string) => `<figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
+function readingGuide(data: ReportData): string {
+  return paragraph(
+    'Solved means an answer in every repetition: unique, multiple, solved, or contradiction (a proof that the puzzle has no solution); wrong and error never count. ' +
+      `Times are ${BASIS_TEXT[data.basis]}${data.basisNote ? ` (${data.basisNote})` : ''}, and a puzzle's time and counters are medians over its repetitions. ` +
+      'Median and total are over solved puzzles only, so a configuration that gives up early does not look fast; ' +
+      'PAR-2 (as in the SAT competitions) adds each solved puzzle\'s time and twice the time limit for each unsolved one, in seconds (- when a run has no time limit). ' +
+      'Status columns count tasks (one per puzzle and repetition); dead ends are summed over the solved puzzles.',
+  );
+}
 
-/** The whole report page: self-contained, no scripts, nothing fetched. */
-export async function buildReport(csv: RunCsv | RunTable, options: ReportOptions = {}): Promise<string> {
-  const groups = groupPairs(asTable(csv));
-  const t = groups.table;
-  const pairs = pairsOf(groups);
-  const strategies = distinctValues(groups, 'config');
-  for (const [flag, name] of [['--x', options.x], ['--y', options.y]] as const)
-    if (name !== undefined && !strategies.includes(name))
-      throw new UsageError(`${flag} ${name}: no such strategy in ${t.file} (it has ${strategies.join(', ') || 'none'})`);
-  const xName = options.x ?? strategies.find((s) => s !== options.y);
-  const yName = options.y ?? strategies.find((s) => s !== xName);
-  if (xName !== undefined && xName === yName) throw new Error('--x and --y must name two different strategies');
+const inputs = (csv: RunCsv | RunTable | readonly (RunCsv | RunTable)[]) => (Array.isArray(csv) ? csv : [csv]) as (RunCsv | RunTable)[];
 
-  const runIds = distinctValues(groups, 'run_id');
-  const title = `nonobench report${runIds.length === 1 ? ` ${runIds[0]}` : ''}`;
+/** The whole report page, of one run or of BASE and NEW overlaid: self-contained, no scripts, nothing fetched. */
+export async function buildReport(csv: RunCsv | RunTable | readonly (RunCsv | RunTable)[], options: ReportOptions = {}): Promise<string> {
+  const tables = inputs(csv).map(asTable);
+  if (tables.length < 1 || tables.length > 2) throw new Error('a report shows one run or two');
+  const data = reportData(tables, options.time ?? 'auto');
+  const two = data.runs.length > 1;
+  const runIds = distinctValues(data.runs[0]!.groups, 'run_id');
+  const title = two ? `nonobench report: ${basename(tables[1]!.file)} against ${basename(tables[0]!.file)}` : `nonobench report${runIds.length === 1 ? ` ${runIds[0]}` : ''}`;
+  const none = paragraph('The CSV has no rows.');
   const sections = [
     `<h1>${escapeHtml(title)}</h1>`,
-    metadata(groups, pairs, strategies),
+    ...data.runs.map((r) => metadata(r, data)),
+    '<h2>Per configuration</h2>',
+    readingGuide(data),
+    data.series.length ? configurationTable(data) : none,
+    ...(two ? ['<h2>NEW against BASE</h2>', overlayTable(data)] : []),
     '<h2>Puzzles solved against time</h2>',
-    strategies.length ? await cactusSection(pairs, strategies) : paragraph('The CSV has no rows.'),
-    '<h2>Per-puzzle times of two strategies</h2>',
-    xName !== undefined && yName !== undefined
-      ? await scatterSection(t, pairs, xName, yName)
-      : paragraph('The run has fewer than two strategies, so there is nothing to plot against each other.'),
-    '<h2>Per strategy</h2>',
-    strategies.length ? strategyTable(groups, pairs, strategies) : paragraph('The CSV has no rows.'),
+    data.series.length ? await cactusSection(data) : none,
+    two ? '<h2>Per-puzzle times, BASE against NEW</h2>' : '<h2>Per-puzzle times of two configurations</h2>',
+    await scatterSection(data, options),
+    '<h2>Per puzzle</h2>',
+    data.series.length ? puzzleTable(data) : none,
     '<h2>Puzzles that need guessing</h2>',
-    guessingSection(t, pairs, strategies),
+    guessingSection(data),
   ];
   return [
     '<!DOCTYPE html>',
@@ -251,11 +220,21 @@ export async function buildReport(csv: RunCsv | RunTable, options: ReportOptions
   ].join('\n');
 }
 
-/** `runs/x.csv` → `runs/x.html`. */
-export const defaultReportPath = (csvPath: string) => csvPath.replace(/(\.csv)?$/i, '.html');
+/** `runs/x.csv` → `runs/x.html`; for two runs, beside NEW: `runs/new-vs-base.html`. */
+export function defaultReportPath(csvPath: string | readonly string[]): string {
+  const paths = typeof csvPath === 'string' ? [csvPath] : csvPath;
+  const stem = (p: string) => basename(p).replace(/\.csv$/i, '');
+  if (paths.length === 2) return join(dirname(paths[1]!), `${stem(paths[1]!)}-vs-${stem(paths[0]!)}.html`);
+  return paths[0]!.replace(/(\.csv)?$/i, '.html');
+}
 
-export async function writeReport(csvPath: string, out = defaultReportPath(csvPath), options: ReportOptions = {}): Promise<string> {
-  const html = await buildReport(loadRunTable(csvPath, REPORT_COLUMNS), options);
+/** Reads one run CSV (or BASE and NEW) in chunks and writes the page; its path. */
+export async function writeReport(csvPath: string | readonly string[], out = defaultReportPath(csvPath), options: ReportOptions = {}): Promise<string> {
+  const paths = typeof csvPath === 'string' ? [csvPath] : csvPath;
+  const html = await buildReport(
+    paths.map((p) => loadRunTable(p, REPORT_COLUMNS)),
+    options,
+  );
   writeOutputFile(out, html);
   return out;
 }

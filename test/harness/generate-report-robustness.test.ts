@@ -117,7 +117,7 @@ describe('convert to standard output', () => {
 });
 
 describe('report of a run with only hard timeouts', () => {
-  it('says there is nothing to plot instead of drawing NaN axes, and calls the timeouts what they are', async () => {
+  it('draws no cactus instead of NaN axes, and puts the puzzle on both limit lines, named for what it is', async () => {
     const dir = tmp();
     const csv = await runCsv(dir);
     // Turn every row into a hard timeout: status timeout, no time.
@@ -136,8 +136,10 @@ describe('report of a run with only hard timeouts', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const html = readFileSync(out, 'utf8');
     expect(html).not.toContain('NaN');
-    expect(html).toContain('No strategy solved any puzzle, so there is nothing to plot.');
-    expect(html).toContain('1 puzzle(s) without a time on one side (hard timeout) are left out.');
-    expect(html).not.toContain('memory or error');
+    expect(html).toContain('No configuration solved any puzzle, so there is nothing to plot.');
+    expect(html).toContain(`<title>${PUZZLE} — overlap: timeout; backtrack: timeout</title>`);
+    expect(html).toContain('sit on the dashed lines at the time limit (10 s)');
+    // Nothing solved: PAR-2 is twice the 10 s limit, with no median or total.
+    expect(html).toMatch(/<tr><td>overlap<\/td><td class="num">1<\/td><td class="num">0<\/td><td class="num">1<\/td><td class="num">1<\/td><td class="num">-<\/td><td class="num">0.00<\/td><td class="num">20.00<\/td>/);
   });
 });

@@ -81,30 +81,33 @@ describe('report on a real run', () => {
     html = await buildReport(loadRunCsv(csv, REPORT_COLUMNS));
   });
 
-  it('draws one cactus line per strategy, each listed in the legend', () => {
+  it('draws one cactus line per configuration, each listed in the legend', () => {
     const [cactus] = svgs(html);
     const lines = markLabels(cactus!, 'line mark');
     expect(lines).toHaveLength(2);
-    expect(lines.filter((l) => l.endsWith('strategy: slow-goal'))).toHaveLength(1);
-    expect(lines.filter((l) => l.endsWith('strategy: quick-goal'))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith('series: slow-goal'))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith('series: quick-goal'))).toHaveLength(1);
     expect(legendLabels(cactus!)).toEqual(['slow-goal', 'quick-goal']);
   });
 
-  it('plots the first two strategies against each other, one point per puzzle, with the diagonal', () => {
+  it('plots the first two configurations against each other in CPU time, one point per puzzle, with the diagonal and the limit lines', () => {
     const scatter = svgs(html)[1]!;
-    expect(scatter).toContain("X-axis titled 'slow-goal time (ms)'");
-    expect(scatter).toContain("Y-axis titled 'quick-goal time (ms)'");
+    expect(scatter).toContain("X-axis titled 'slow-goal (cpu ms)'");
+    expect(scatter).toContain("Y-axis titled 'quick-goal (cpu ms)'");
     const points = markLabels(scatter, 'point');
-    expect(points).toHaveLength(4);
-    for (const p of points) expect(p).toMatch(/outcome: both solved$/);
+    expect(points.map((p) => p.split(' — ')[0])).toEqual([1, 2, 3, 4].map((n) => `${FIX}/tiny.json#${n}`));
+    for (const p of points) expect(p).toMatch(/ — slow-goal: [\d.]+ ms; quick-goal: [\d.]+ ms$/);
     expect(markLabels(scatter, 'line mark')).toHaveLength(1);
+    expect(markLabels(scatter, 'rule mark')).toEqual(['time limit', 'time limit']);
   });
 
   it('has the run metadata, a row per strategy and no external resources', () => {
     const row = readCsv(csv).records[0]!;
     for (const value of [row.run_id!, row.git_commit || '-', row.node_version!, row.nonobench_version!]) expect(html).toContain(`<dd>${value}</dd>`);
-    expect(html).toMatch(/<tr><td>slow-goal<\/td><td class="num">4<\/td><td class="num">8<\/td>/);
-    expect(html).toMatch(/<tr><td>quick-goal<\/td><td class="num">4<\/td><td class="num">8<\/td>/);
+    // puzzles, solved, tasks
+    expect(html).toMatch(/<tr><td>slow-goal<\/td><td class="num">4<\/td><td class="num">4<\/td><td class="num">8<\/td>/);
+    expect(html).toMatch(/<tr><td>quick-goal<\/td><td class="num">4<\/td><td class="num">4<\/td><td class="num">8<\/td>/);
+    expect(html).toContain('<dt>time shown</dt><dd>CPU time (cpu_ms)</dd>');
     expect(html).toContain('Neither the backtrack nor the probe strategy is in this run');
     expectSelfContained(html);
   });
@@ -115,10 +118,10 @@ describe('report on a real run', () => {
     const out = csv.replace(/\.csv$/, '.html');
     expect(r.stdout).toBe(`report written to ${out}\n`);
     const page = readFileSync(out, 'utf8');
-    expect(svgs(page)[1]).toContain("X-axis titled 'quick-goal time (ms)'");
+    expect(svgs(page)[1]).toContain("X-axis titled 'quick-goal (cpu ms)'");
     const bad = spawnSync('node', [CLI, 'report', csv, '--x', 'nope', '--out', join(tmp(), 'x.html')], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^nonobench: --x nope: no such strategy in .*run\.csv \(it has slow-goal, quick-goal\)\n\(see nonobench report --help\)\n$/);
+    expect(bad.stderr).toMatch(/^nonobench: --x nope: no such configuration in .*run\.csv \(it has slow-goal, quick-goal\)\n\(see nonobench report --help\)\n$/);
   });
 });
 
@@ -127,7 +130,7 @@ describe('report on CSV fixtures', () => {
     const html = await buildReport(loadRunCsv(`${CSV_FIX}/base.csv`, REPORT_COLUMNS));
     const section = html.slice(html.indexOf('Puzzles that need guessing'));
     const [header, ...rows] = tableRows(section);
-    expect(header).toEqual(['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median ms']);
+    expect(header).toEqual(['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median wall ms']);
     // backtrack: cat needs no guess (0 dead ends, 0 decisions); overlap never guesses.
     expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual([
       ['corpus/puzzles/hard.non', 'backtrack', '140'],
@@ -177,8 +180,8 @@ describe('report on CSV fixtures', () => {
     const out = await writeReport(file);
     expect(existsSync(out)).toBe(true);
     const html = readFileSync(out, 'utf8');
-    expect(html).toContain('fewer than two strategies');
+    expect(html).toContain('fewer than two configurations');
     expect(svgs(html)).toHaveLength(1);
-    expect(markLabels(svgs(html)[0]!, 'line mark').filter((l) => l.endsWith('strategy: overlap'))).toHaveLength(1);
+    expect(markLabels(svgs(html)[0]!, 'line mark').filter((l) => l.endsWith('series: overlap'))).toHaveLength(1);
   });
 });
