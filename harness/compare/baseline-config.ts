@@ -39,6 +39,8 @@ export interface BaselineConfig {
   largestSide?: number;
   /** The benchmark definition the baseline came from (column definition, `FILE@HASH`); undefined when absent or empty. */
   definition?: string;
+  /** The nonobench commit that recorded every row (column git_commit, `-dirty` when it had changes); undefined unless one. */
+  commit?: string;
 }
 
 /** A configuration as a baseline records it. */
@@ -176,5 +178,7 @@ export function baselineConfig(csv: RunCsv | RunTable, cores = availableParallel
   if (largest > 0) config.largestSide = largest;
   const definition = single(o, 'definition')?.text;
   if (definition) config.definition = definition;
+  const commits = distinct(o, 'git_commit');
+  if (commits.length === 1 && commits[0]!.text !== '') config.commit = commits[0]!.text;
   return config;
 }

@@ -77,6 +77,32 @@ export function recordingRoot(paths: string[], file: string, cwd = process.cwd()
   throw new Error(`${file}: puzzle ${missing} is not found from ${cwd} nor from ${PACKAGE_ROOT}`);
 }
 
+/**
+ * The configurations a baseline records, ready to run again: plugins found by name among
+ * `options.plugins`, parameters as recorded unless `--param` overrides them, and external solvers
+ * only with `allowCommands`.
+ */
+export async function baselineConfigurations(config: BaselineConfig, options: Pick<BenchCheckOptions, 'baseline' | 'plugins' | 'params' | 'allowCommands'>): Promise<ConfigSpec[]> {
+  const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
+  const named = config.strategies.filter((name) => name !== EXTERNAL_STRATEGY);
+  const specs = await resolveStrategySpecs(named, plugins, options.baseline);
+  const specOf = new Map(named.map((name, i) => [name, specs[i]!]));
+  // --param overrides what the baseline recorded: recorded values of those names are left out.
+  const overridden = new Set(Object.keys(options.params ?? {}));
+  return config.configurations.map((c) => {
+    // An external solver's params are its recorded settings (command, input, output, …), checked again as it is set up.
+    if (c.strategy === EXTERNAL_STRATEGY) {
+      // A CSV is data: the programs it names run only when the user says so.
+      if (!options.allowCommands)
+        throw new Error(`${options.baseline}: configuration ${c.name} runs the program ${JSON.stringify(c.params?.command ?? '')}: give --allow-commands to rerun it`);
+      return { name: c.name, strategy: EXTERNAL_STRATEGY, external: (c.params ?? {}) as unknown as ExternalSpec };
+    }
+    const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)! };
+    if (c.params) spec.params = Object.fromEntries(Object.entries(c.params).filter(([k]) => !overridden.has(k)));
+    return spec;
+  });
+}
+
 /** Reruns the configuration a baseline CSV records and compares the new run against it. */
 export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
   const baseline = loadRunTable(options.baseline, BASELINE_COLUMNS);
@@ -89,24 +115,7 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
       differences: [{ setting: 'warmup', configuration: '', base: String(config.warmup), next: String(options.warmup), refuses: true }],
       unknown: [],
     });
-  const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
-  const named = config.strategies.filter((name) => name !== EXTERNAL_STRATEGY);
-  const specs = await resolveStrategySpecs(named, plugins, options.baseline);
-  const specOf = new Map(named.map((name, i) => [name, specs[i]!]));
-  // --param overrides what the baseline recorded: recorded values of those names are left out.
-  const overridden = new Set(Object.keys(options.params ?? {}));
-  const strategies: ConfigSpec[] = config.configurations.map((c) => {
-    // An external solver's params are its recorded settings (command, input, output, …), checked again as it is set up.
-    if (c.strategy === EXTERNAL_STRATEGY) {
-      // A CSV is data: the programs it names run only when the user says so.
-      if (!options.allowCommands)
-        throw new Error(`${options.baseline}: configuration ${c.name} runs the program ${JSON.stringify(c.params?.command ?? '')}: give --allow-commands to rerun it`);
-      return { name: c.name, strategy: EXTERNAL_STRATEGY, external: (c.params ?? {}) as unknown as ExternalSpec };
-    }
-    const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)! };
-    if (c.params) spec.params = Object.fromEntries(Object.entries(c.params).filter(([k]) => !overridden.has(k)));
-    return spec;
-  });
+  const strategies = await baselineConfigurations(config, options);
   // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
   const root = recordingRoot(config.paths, options.baseline);
   const here = process.cwd();
@@ -142,7 +151,18 @@ async function rerunAndCompare(
     ...(config.definition ? { definition: config.definition } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  const comparison = compareRuns(baseline, loadRunTable(run.out), options.compare);
+  const comparison = withAdvisoryTime(compareRuns(baseline, loadRunTable(run.out), options.compare));
   const exitCode = comparison.exitCode === 1 ? 1 : run.loadErrors > 0 ? 2 : 0;
   return { config, run, comparison, exitCode };
+}
+
+/**
+ * A comparison whose time verdicts are information only: it fails on statuses, missing pairs and
+ * (when strict) counters. For a baseline whose times were measured on another day, under another
+ * load: only an A/B run (bench-check --ab) gives a time verdict to act on.
+ */
+export function withAdvisoryTime(result: CompareResult): CompareResult {
+  const c = result.counts;
+  const failed = c.statusRegressions > 0 || c.onlyInBase > 0 || (result.options.strictCounters && c.counterChanges > 0);
+  return { ...result, timeAdvisory: true, failed, exitCode: failed ? 1 : 0 };
 }

@@ -1,6 +1,19 @@
-import { csvRecord } from '../results/csv.js';
-import { COUNTERS, describeStatuses, MIN_CALIBRATIONS, settingsLines, type CompareResult, type PairComparison, type PairKey, type RunInfo, type SideSummary } from './compare.js';
+import {
+  describeStatuses,
+  INCONCLUSIVE_WHY,
+  MIN_CALIBRATIONS,
+  MIN_REPS,
+  settingsLines,
+  TRIM_FROM_REPS,
+  type CompareResult,
+  type PairComparison,
+  type PairKey,
+  type RunInfo,
+} from './compare.js';
 import { formatTable } from '../io/table.js';
+import { csvChunks, jsonChunks } from './format-data.js';
+
+export { COMPARE_CSV_COLUMNS, comparisonJson } from './format-data.js';
 
 export const COMPARE_FORMATS = ['table', 'md', 'csv', 'json'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
@@ -37,8 +50,9 @@ export const MAX_LISTED = 1000;
 
 // ---------- numbers ----------
 
-const fixed = (x: number | null, digits: number) => (x === null || !Number.isFinite(x) ? '' : x.toFixed(digits));
 const ms = (x: number | null) => (x === null ? '-' : x >= 100 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+/** A difference of times: `+3.41 ms`, `-0.052 ms`. */
+export const signedMs = (x: number) => `${x < 0 ? '-' : '+'}${ms(Math.abs(x))} ms`;
 const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : `${x.toFixed(3)}×`);
 const pValue = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
 const puzzleLabel = (k: PairKey) => k.puzzlePath || k.puzzleId;
@@ -85,6 +99,21 @@ export function settingsTextLines(result: CompareResult): string[] {
   return lines;
 }
 
+/** How many repetitions each side has per compared pair, and which count toward a time verdict. */
+export function repsLine(result: CompareResult): string {
+  const range = (r: RunInfo['repsPerPair']) => (r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
+  return (
+    `repetitions per pair: BASE ${range(result.base.repsPerPair)}, NEW ${range(result.next.repsPerPair)} ` +
+    `(from ${TRIM_FROM_REPS} on, the slowest is set aside; time is judged with ${MIN_REPS} or more timed a side)`
+  );
+}
+
+/** How many pairs' time was not judged and why; '' when there are none. */
+export function inconclusiveLine(result: CompareResult): string {
+  const c = result.counts;
+  return c.timeInconclusive ? `time inconclusive for ${c.timeInconclusive} of ${c.pairs} pairs: ${INCONCLUSIVE_WHY}` : '';
+}
+
 function speedLine(result: CompareResult): string {
   if (result.timeBasis === 'cpu') return '';
   if (!result.options.normalize) return 'machine speed: not normalized (--raw-times)';
@@ -113,26 +142,20 @@ function formatText(result: CompareResult, table: TableFn): string {
     item + runLine('NEW ', result.next),
     ...settingsTextLines(result).map((l) => item + l),
     item + timeBasisLine(result),
+    item + repsLine(result),
     ...(speedLine(result) ? [item + speedLine(result)] : []),
     item +
       `time: regression when the ${percentLabel(o.confidence)} CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
-      `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions: the range of ratios; one: the ratio alone)` +
-      (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : ''),
+      `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions for that confidence: the range of ratios)` +
+      (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : '') +
+      (result.timeAdvisory ? '; advisory only: time regressions do not fail' : ''),
+    item +
+      `time fails for a strategy whose typical ratio over its pairs has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
+      `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`,
+    item + 'order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)',
   );
 
-  const timeHeader = ['puzzle', 'strategy', 'base ms', 'new ms', 'ratio', `${percentLabel(o.confidence)} CI`, 'p', 'reps'];
-  const timeRow = (p: PairComparison) => [
-    puzzleLabel(p),
-    p.strategy,
-    ms(p.base.medianMs),
-    ms(p.next.medianMs),
-    ratio(p.time!.ratio),
-    interval(p),
-    p.time!.low === null ? '-' : pValue(p.time!.pValue),
-    `${p.base.times.length}+${p.next.times.length}`,
-  ];
-  section('Time regressions', timeHeader, result.pairs.filter((p) => p.time?.verdict === 'regression').map(timeRow));
-  section('Time improvements', timeHeader, result.pairs.filter((p) => p.time?.verdict === 'improvement').map(timeRow));
+  // Pairs come most severe first (see bySeverity): each section keeps that order.
   section(
     'Status changes',
     ['puzzle', 'strategy', 'base', 'new', 'verdict', 'reason'],
@@ -140,6 +163,27 @@ function formatText(result: CompareResult, table: TableFn): string {
       .filter((p) => p.status.verdict !== 'same')
       .map((p) => [puzzleLabel(p), p.strategy, describeStatuses(p.base), describeStatuses(p.next), p.status.verdict, p.status.reason]),
   );
+  const timeHeader = ['puzzle', 'strategy', 'base ms', 'new ms', 'difference', 'ratio', `${percentLabel(o.confidence)} CI`, 'p', 'reps', 'holds'];
+  const timeRow = (p: PairComparison) => [
+    puzzleLabel(p),
+    p.strategy,
+    ms(p.base.medianMs),
+    ms(p.next.medianMs),
+    signedMs(p.time!.diffMs),
+    ratio(p.time!.ratio),
+    interval(p),
+    p.time!.low === null ? '-' : pValue(p.time!.pValue),
+    `${p.base.times.length}+${p.next.times.length}`,
+    p.time!.confirmed ? 'yes' : p.time!.confirmed === false ? 'no' : '-',
+  ];
+  section('Time regressions', timeHeader, result.pairs.filter((p) => p.time?.verdict === 'regression').map(timeRow));
+  section('Time improvements', timeHeader, result.pairs.filter((p) => p.time?.verdict === 'improvement').map(timeRow));
+  // Too few repetitions to judge, but the medians differ by more than the threshold: worth a rerun.
+  const unconfirmed = (p: PairComparison) =>
+    p.time?.verdict === 'inconclusive' &&
+    (p.time.ratio > slow || p.time.ratio < 1 / slow) &&
+    !(p.base.medianMs! < o.minTimeMs && p.next.medianMs! < o.minTimeMs);
+  if (result.counts.timeInconclusive) section(`Unconfirmed time changes, fewer than ${MIN_REPS} repetitions a side`, timeHeader, result.pairs.filter(unconfirmed).map(timeRow));
   section(
     'Counter changes',
     ['puzzle', 'strategy', 'counter', 'base', 'new'],
@@ -150,18 +194,22 @@ function formatText(result: CompareResult, table: TableFn): string {
   section('Only in NEW', ['puzzle', 'strategy', 'puzzle id'], keyRows(result.onlyInNew));
   section(
     'Per strategy',
-    ['strategy', 'pairs', 'both solved', 'geomean ratio', 'time regr.', 'time impr.', 'status regr.'],
+    ['strategy', 'pairs', 'both solved', 'geomean ratio', 'typical ratio', `${percentLabel(o.confidence)} CI`, 'verdict', 'time regr.', 'time impr.', 'time inconcl.', 'status regr.'],
     result.strategies.map((s) => [
       s.strategy,
       String(s.pairs),
       String(s.bothSolved),
       ratio(s.geomeanRatio),
+      ratio(s.shift.pairs ? s.shift.factor : null),
+      s.shift.low === null ? `(${s.shift.pairs} timed: too few)` : `[${s.shift.low.toFixed(3)}, ${s.shift.high!.toFixed(3)}]`,
+      s.verdict ?? '-',
       String(s.timeRegressions),
       String(s.timeImprovements),
+      String(s.timeInconclusive),
       String(s.statusRegressions),
     ]),
   );
-  out.push('', item + coverageLine(result), '', (md ? '**' : '') + verdictLine(result) + (md ? '**' : ''));
+  out.push('', item + coverageLine(result), ...(inconclusiveLine(result) ? [item + inconclusiveLine(result)] : []), '', (md ? '**' : '') + verdictLine(result) + (md ? '**' : ''));
   return `${out.join('\n')}\n`;
 }
 
@@ -176,250 +224,29 @@ export function verdictLine(result: CompareResult): string {
   const c = result.counts;
   const parts: string[] = [];
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  if (c.timeRegressions) parts.push(plural(c.timeRegressions, 'time regression'));
+  if (!result.timeAdvisory) {
+    for (const s of result.strategies.filter((s) => s.verdict === 'regression'))
+      parts.push(`${s.strategy} ${s.shift.factor.toFixed(3)}× slower over ${plural(s.shift.pairs, 'pair')} (${percentLabel(result.options.confidence)} CI [${s.shift.low!.toFixed(3)}, ${s.shift.high!.toFixed(3)}])`);
+    if (c.timeRegressionsConfirmed) parts.push(plural(c.timeRegressionsConfirmed, 'time regression'));
+  }
   if (c.statusRegressions) parts.push(plural(c.statusRegressions, 'status regression'));
   if (result.options.strictCounters && c.counterChanges) parts.push(plural(c.counterChanges, 'counter change'));
   if (c.onlyInBase) parts.push(`${plural(c.onlyInBase, 'pair')} of BASE missing from NEW`);
-  if (result.failed) return `FAIL: ${parts.join(', ')} in ${plural(c.pairs, 'pair')}`;
+  // Time regressions that do not fail are advisory (bench-check without --ab) or do not hold among all the pairs: said, never hidden.
+  const unconfirmed = result.timeAdvisory ? c.timeRegressions : c.timeRegressions - c.timeRegressionsConfirmed;
+  const strategiesSlower = result.timeAdvisory ? c.strategyRegressions : 0;
+  const aside = [
+    strategiesSlower ? `${strategiesSlower} ${strategiesSlower === 1 ? 'strategy' : 'strategies'} slower` : '',
+    unconfirmed ? plural(unconfirmed, 'time regression') : '',
+  ].filter(Boolean);
+  const asideNote = aside.length ? `${aside.join(', ')}, ${result.timeAdvisory ? 'advisory' : 'not holding among all pairs'}` : '';
+  if (result.failed) return `FAIL: ${parts.join(', ')} in ${plural(c.pairs, 'pair')}${asideNote ? ` (${asideNote})` : ''}`;
   const notes = [
+    asideNote,
     c.timeImprovements ? plural(c.timeImprovements, 'time improvement') : '',
+    c.timeInconclusive ? `${c.timeInconclusive} inconclusive on time` : '',
     c.counterChanges ? plural(c.counterChanges, 'counter change') : '',
     c.onlyInNew ? `${plural(c.onlyInNew, 'pair')} only in NEW` : '',
   ].filter(Boolean);
-  return `OK: no regression in ${plural(c.pairs, 'pair')}${notes.length ? ` (${notes.join(', ')})` : ''}`;
-}
-
-// ---------- csv ----------
-
-/** One row per pair (matched or on one side only); the columns are documented in the README. */
-export const COMPARE_CSV_COLUMNS = [
-  'puzzle_id',
-  'puzzle_path',
-  'strategy',
-  'presence',
-  'base_reps',
-  'new_reps',
-  'base_status',
-  'new_status',
-  'status_verdict',
-  'status_reason',
-  'base_verified',
-  'new_verified',
-  'base_median_ms',
-  'new_median_ms',
-  'ratio',
-  'ci_low',
-  'ci_high',
-  'p_value',
-  'time_verdict',
-  'time_note',
-  'time_basis',
-  ...COUNTERS.flatMap((c) => [`base_${c}`, `new_${c}`]),
-  'counters_changed',
-] as const;
-
-function csvRow(p: PairComparison, basis: string): Record<string, unknown> {
-  return {
-    puzzle_id: p.puzzleId,
-    puzzle_path: p.puzzlePath,
-    strategy: p.strategy,
-    presence: 'both',
-    base_reps: p.base.reps,
-    new_reps: p.next.reps,
-    base_status: describeStatuses(p.base),
-    new_status: describeStatuses(p.next),
-    status_verdict: p.status.verdict,
-    status_reason: p.status.reason,
-    base_verified: p.base.verified,
-    new_verified: p.next.verified,
-    base_median_ms: p.base.medianMs ?? '',
-    new_median_ms: p.next.medianMs ?? '',
-    ratio: p.time ? fixed(p.time.ratio, 6) : '',
-    ci_low: p.time ? fixed(p.time.low, 6) : '',
-    ci_high: p.time ? fixed(p.time.high, 6) : '',
-    p_value: p.time ? fixed(p.time.pValue, 6) : '',
-    time_verdict: p.time ? p.time.verdict : 'not-compared',
-    time_note: p.time?.note ?? '',
-    time_basis: basis,
-    ...Object.fromEntries(COUNTERS.flatMap((c) => [[`base_${c}`, p.base.counters[c].join('|')], [`new_${c}`, p.next.counters[c].join('|')]])),
-    counters_changed: p.counterChanges.map((c) => c.counter).join(' '),
-  };
-}
-
-/** The csv format (fields quoted as RFC 4180 asks), a thousand rows a piece. */
-function* csvChunks(result: CompareResult): Generator<string> {
-  const line = (r: Record<string, unknown>) => csvRecord(COMPARE_CSV_COLUMNS.map((c) => r[c]));
-  const oneSide = (k: PairKey, presence: string) => ({
-    puzzle_id: k.puzzleId,
-    puzzle_path: k.puzzlePath,
-    strategy: k.strategy,
-    presence,
-    time_verdict: 'not-compared',
-    time_basis: result.timeBasis,
-  });
-  let piece = csvRecord(COMPARE_CSV_COLUMNS);
-  let lines = 0;
-  const rows = function* () {
-    for (const p of result.pairs) yield csvRow(p, result.timeBasis);
-    for (const k of result.onlyInBase) yield oneSide(k, 'base-only');
-    for (const k of result.onlyInNew) yield oneSide(k, 'new-only');
-  };
-  for (const r of rows()) {
-    piece += line(r);
-    if (++lines % 1000 === 0) {
-      yield piece;
-      piece = '';
-    }
-  }
-  yield piece;
-}
-
-// ---------- json ----------
-
-/**
- * The `--format json` document (format_version 1). Keys are snake_case; absent values are null.
- * {
- *   format: "nonobench-compare", format_version: 1,
- *   base | new: { file, rows, run_ids[], git_commits[], versions[], calib_ms|null, duplicates },
- *   settings: { threshold, confidence, strict_counters, min_time_ms, normalize, time: auto|cpu|wall, allow_different },
- *   time_basis: cpu|wall (the times judged: cpu_ms or time_ms), time_basis_note: why ('' when CPU time was there),
- *   speed_factor: the factor applied to NEW's times (1 when not normalized, always 1 for CPU time),
- *   setting_differences: [{ setting, configuration (params only, else ''), base, new, refuses }],
- *   settings_unknown: [settings a run's CSV does not record],
- *   summary: { pairs, time_regressions, time_improvements, status_regressions, status_improvements,
- *              status_changes, counter_changes, only_in_base, only_in_new, failed, exit_code },
- *   strategies: [{ strategy, pairs, both_solved, geomean_ratio|null, time_regressions, time_improvements, status_regressions }],
- *   pairs: [{ puzzle_id, puzzle_path, strategy, title,
- *             base | new: { reps, status, statuses{status: count}, verified, median_ms|null, times_ms[],
- *                           counters{dead_ends[], decisions[], line_solves[]} },
- *             time: null | { verdict: regression|improvement|unchanged, ratio, ci_low|null, ci_high|null,
- *                            achieved_confidence, hodges_lehmann, p_value, note },
- *             status: { verdict: same|change|regression|improvement, reason },
- *             counter_changes: [{ counter, base, new }] }],
- *   only_in_base | only_in_new: [{ puzzle_id, puzzle_path, strategy }]
- * }
- */
-export function comparisonJson(result: CompareResult) {
-  return { ...jsonHead(result), pairs: result.pairs.map(pairJson), only_in_base: result.onlyInBase.map(keyJson), only_in_new: result.onlyInNew.map(keyJson) };
-}
-
-const keyJson = (k: PairKey) => ({ puzzle_id: k.puzzleId, puzzle_path: k.puzzlePath, strategy: k.strategy });
-const asNumber = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : v);
-
-function sideJson(s: SideSummary) {
-  return {
-    reps: s.reps,
-    status: s.status,
-    statuses: s.statuses,
-    verified: s.verified,
-    median_ms: s.medianMs,
-    times_ms: s.times,
-    counters: Object.fromEntries(COUNTERS.map((c) => [c, s.counters[c].map(asNumber)])),
-  };
-}
-
-function pairJson(p: PairComparison) {
-  return {
-    ...keyJson(p),
-    title: p.title,
-    base: sideJson(p.base),
-    new: sideJson(p.next),
-    time: p.time && {
-      verdict: p.time.verdict,
-      ratio: p.time.ratio,
-      ci_low: p.time.low,
-      ci_high: p.time.high,
-      achieved_confidence: p.time.achievedConfidence,
-      hodges_lehmann: p.time.hodgesLehmann,
-      p_value: p.time.pValue,
-      note: p.time.note,
-    },
-    status: p.status,
-    counter_changes: p.counterChanges.map((x) => ({ counter: x.counter, base: x.base, new: x.next })),
-  };
-}
-
-/** The document up to its lists of pairs. */
-function jsonHead(result: CompareResult) {
-  const run = (info: RunInfo) => ({
-    file: info.file,
-    rows: info.rows,
-    run_ids: info.runIds,
-    git_commits: info.gitCommits,
-    versions: info.versions,
-    calib_ms: info.calibMs,
-    duplicates: info.duplicates,
-  });
-  const c = result.counts;
-  return {
-    format: 'nonobench-compare',
-    format_version: 1,
-    base: run(result.base),
-    new: run(result.next),
-    settings: {
-      threshold: result.options.threshold,
-      confidence: result.options.confidence,
-      strict_counters: result.options.strictCounters,
-      min_time_ms: result.options.minTimeMs,
-      normalize: result.options.normalize,
-      time: result.options.time ?? 'auto',
-      allow_different: !!result.options.allowDifferent,
-    },
-    time_basis: result.timeBasis,
-    time_basis_note: result.timeBasisNote,
-    speed_factor: result.speedFactor,
-    setting_differences: result.settings.differences.map((d) => ({ setting: d.setting, configuration: d.configuration, base: d.base, new: d.next, refuses: d.refuses })),
-    settings_unknown: result.settings.unknown,
-    summary: {
-      pairs: c.pairs,
-      time_regressions: c.timeRegressions,
-      time_improvements: c.timeImprovements,
-      status_regressions: c.statusRegressions,
-      status_improvements: c.statusImprovements,
-      status_changes: c.statusChanges,
-      counter_changes: c.counterChanges,
-      only_in_base: c.onlyInBase,
-      only_in_new: c.onlyInNew,
-      failed: result.failed,
-      exit_code: result.exitCode,
-    },
-    strategies: result.strategies.map((s) => ({
-      strategy: s.strategy,
-      pairs: s.pairs,
-      both_solved: s.bothSolved,
-      geomean_ratio: s.geomeanRatio,
-      time_regressions: s.timeRegressions,
-      time_improvements: s.timeImprovements,
-      status_regressions: s.statusRegressions,
-    })),
-  };
-}
-
-/**
- * The json format a pair at a time: the same text as JSON.stringify(comparisonJson(result), null, 2),
- * without ever holding it whole.
- */
-function* jsonChunks(result: CompareResult): Generator<string> {
-  const head = JSON.stringify(jsonHead(result), null, 2);
-  yield head.slice(0, head.lastIndexOf('\n}'));
-  const list = function* <T>(name: string, items: readonly T[], json: (item: T) => object): Generator<string> {
-    if (items.length === 0) {
-      yield `,\n  "${name}": []`;
-      return;
-    }
-    yield `,\n  "${name}": [`;
-    let piece = '';
-    for (let i = 0; i < items.length; i++) {
-      piece += `${i ? ',' : ''}\n    ${JSON.stringify(json(items[i]!), null, 2).replace(/\n/g, '\n    ')}`;
-      if (piece.length > 1 << 20) {
-        yield piece;
-        piece = '';
-      }
-    }
-    yield `${piece}\n  ]`;
-  };
-  yield* list('pairs', result.pairs, pairJson);
-  yield* list('only_in_base', result.onlyInBase, keyJson);
-  yield* list('only_in_new', result.onlyInNew, keyJson);
-  yield '\n}\n';
+  return `OK: no ${asideNote ? 'failing ' : ''}regression in ${plural(c.pairs, 'pair')}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }

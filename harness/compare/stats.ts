@@ -15,7 +15,8 @@
  *   interval at the requested confidence instead of reporting a misleading one: then (from two
  *   repetitions a side) it falls back to the widest interval, the full range of pairwise ratios
  *   [min NEW / max BASE, max NEW / min BASE], and reports the lower confidence that one has
- *   (90% for 3 + 3 repetitions, 67% for 2 + 2).
+ *   (90% for 3 + 3 repetitions, 67% for 2 + 2). compare gives no time verdict below 3 a side
+ *   (judge.ts): two repetitions' range is too weak, and one has no interval at all.
  * Ties (equal times) are treated as if broken at random: the exact distribution assumes none, which
  * makes the p-value slightly conservative when they occur.
  */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareFiles as compareAny, DEFAULT_COMPARE_OPTIONS } from '../../harness/compare/compare.js';
 import { readCsv, writeCsv } from '../../harness/results/csv.js';
-import { FAST, measure, SLOWER, tmp } from '../helpers/slow-runs.js';
+import { FAST_WORK, measureWork, SLOWER_WORK, tmp } from '../helpers/slow-runs.js';
 
 
 // The slowdown is injected through a parameter, a change of settings: compared with --allow-different.
@@ -13,9 +13,9 @@ describe('compare on real runs', () => {
   let again = '';
   let slower = '';
   beforeAll(async () => {
-    base = await measure(FAST);
-    again = await measure(FAST);
-    slower = await measure(SLOWER);
+    base = await measureWork(FAST_WORK);
+    again = await measureWork(FAST_WORK);
+    slower = await measureWork(SLOWER_WORK);
   });
 
   it('flags an injected 2× slowdown', () => {
@@ -43,15 +43,18 @@ describe('compare on real runs', () => {
     expect(r.exitCode).toBe(0);
   });
 
-  it('with one repetition per side still flags the doubling, without an interval', () => {
-    const firstRep = (file: string) => {
+  it('with three repetitions a side still flags the doubling; with one it cannot tell, and does not fail', () => {
+    const firstReps = (file: string, reps: number) => {
       const { columns, records } = readCsv(file);
-      const out = join(tmp(), 'one-rep.csv');
-      writeCsv(out, columns, records.filter((r) => r.rep === '1'));
+      const out = join(tmp(), `reps-${reps}.csv`);
+      writeCsv(out, columns, records.filter((r) => Number(r.rep) <= reps));
       return out;
     };
-    const r = compareFiles(firstRep(base), firstRep(slower));
-    for (const p of r.pairs) expect(p.time).toMatchObject({ low: null, note: '1 rep, no CI' });
-    expect(r.pairs.filter((p) => p.time!.verdict === 'regression').length).toBeGreaterThanOrEqual(2);
+    const three = compareFiles(firstReps(base, 3), firstReps(slower, 3));
+    for (const p of three.pairs) expect(p.time!.note).toBe('3+3 reps: range, 90% CI only');
+    expect(three.pairs.filter((p) => p.time!.verdict === 'regression').length).toBeGreaterThanOrEqual(2);
+    const one = compareFiles(firstReps(base, 1), firstReps(slower, 1));
+    for (const p of one.pairs) expect(p.time).toMatchObject({ verdict: 'inconclusive', low: null, note: '1+1 reps: fewer than 3 a side' });
+    expect([one.counts.timeInconclusive, one.exitCode]).toEqual([3, 0]);
   });
 });

@@ -21,8 +21,12 @@ export const quietLog = () =>
     },
   }) as unknown as NodeJS.WriteStream;
 
+/** Units of slow-goal's fixed computation (about 0.2 ms each): 300 against 150 doubles the CPU time, busy machine or not. */
+export const FAST_WORK = 150;
+export const SLOWER_WORK = 300;
+
 /** Runs slow-goal with `waitMs` over the puzzles, 5 repetitions on one worker; returns the CSV path. */
-export async function measure(waitMs: number, paths = PUZZLES): Promise<string> {
+export async function measure(waitMs: number, paths = PUZZLES, params: Record<string, number> = { waitMs }): Promise<string> {
   const run = await runCorpus({
     paths,
     strategies: [SLOW],
@@ -32,11 +36,14 @@ export async function measure(waitMs: number, paths = PUZZLES): Promise<string> 
     memoryMb: 256,
     workers: 1,
     maxSolutions: 2,
-    out: join(tmp(), `wait-${waitMs}.csv`),
+    out: join(tmp(), `${Object.entries(params).flat().join('-')}-${Math.random().toString(36).slice(2, 8)}.csv`),
     quiet: true,
-    params: { waitMs },
+    params,
     log: quietLog(),
   });
   expect(run.exitCode).toBe(0);
   return run.out;
 }
+
+/** As measure, with `work` units of computation per solve: what CPU time judges. */
+export const measureWork = (work: number, paths = PUZZLES) => measure(0, paths, { work });

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, SettingsRefusal, settingsLines, TIME_CHOICES, type CompareOptions, type CompareResult, type TimeChoice } from '../../compare/compare.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { COMPARE_FORMATS, comparisonChunks, type CompareFormat } from '../../compare/format.js';
+import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, type CompareFormat } from '../../compare/format.js';
 import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
 import { nonNegativeNumber } from '../options.js';
 
@@ -111,10 +111,11 @@ export function printRefusal(command: string, refusal: SettingsRefusal): void {
   process.exitCode = 2;
 }
 
-/** The csv format has no header: the differences of settings go to stderr, one line each. */
+/** The csv format has no header: the differences of settings, and pairs whose time was not judged, go to stderr, one line each. */
 export function noteSettings(command: string, result: CompareResult, format: CompareFormat): void {
   if (format !== 'csv') return;
   for (const line of settingsLines(command, result.base.file, result.next.file, result.settings, true)) process.stderr.write(`${line}\n`);
+  if (inconclusiveLine(result)) process.stderr.write(`${command}: ${inconclusiveLine(result)}\n`);
 }
 
 export function registerCompare(program: Command): void {
