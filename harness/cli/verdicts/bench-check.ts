@@ -7,6 +7,10 @@ import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { SettingsRefusal } from '../../compare/compare.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
+import { benchCheckAb } from '../../ab/bench-check-ab.js';
+import { defaultCacheDir, RoundInterrupted } from '../../ab/ab.js';
+import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
+import { EXIT_INTERRUPTED } from '../../io/thrown.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -17,11 +21,14 @@ export function registerBenchCheck(program: Command): void {
       .command('bench-check')
       .description(
         'rerun the puzzles, strategies, repetitions, time limit and solution cap a baseline CSV records, ' +
-          'then compare the new run against it (exit 1 on a regression)',
+          'then compare the new run against it: statuses and counters exactly; time only as advice, unless --ab ' +
+          "runs the baseline's commit interleaved with this checkout and judges time between those two (exit 1 on a regression)",
       )
       .addOption(new Option('--baseline <file>', 'the baseline run CSV').default(join(REPORTS_DIR, 'baseline.csv'), 'reports/baseline.csv'))
       .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)')
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
+      .option('--ab', "judge time by an A/B run against the baseline's own commit (built once into --cache-dir), run interleaved with this checkout")
+      .addOption(new Option('--cache-dir <dir>', 'with --ab: where builds are kept, one folder per commit').default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds'))
       .option('--allow-commands', "rerun the external solvers' commands the baseline records")
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
@@ -32,30 +39,44 @@ export function registerBenchCheck(program: Command): void {
   ).action(async (o) => {
     if (o.workers !== undefined) checkWorkers(o.workers);
     const runOut: string = o.runOut ?? defaultCheckOut();
-    let check;
+    const options = {
+      baseline: o.baseline,
+      out: runOut,
+      plugins: o.plugin ?? [],
+      allowCommands: !!o.allowCommands,
+      ...(o.param ? { params: o.param } : {}),
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
+      ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
+      ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
+      quiet: !!o.quiet,
+      compare: compareOptionsOf(o),
+    };
     try {
-      check = await benchCheck({
-        baseline: o.baseline,
-        out: runOut,
-        plugins: o.plugin ?? [],
-        allowCommands: !!o.allowCommands,
-        ...(o.param ? { params: o.param } : {}),
-        ...(o.workers !== undefined ? { workers: o.workers } : {}),
-        ...(o.warmup !== undefined ? { warmup: o.warmup } : {}),
-        ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
-        ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
-        quiet: !!o.quiet,
-        compare: compareOptionsOf(o),
-      });
+      if (o.ab) {
+        const check = await benchCheckAb({ ...options, cacheDir: o.cacheDir }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
+        const format = o.format as CompareFormat;
+        process.stderr.write(`${check.tasksRun} tasks rerun into ${check.rerun}\n`);
+        noteSettings('bench-check', check.facts, format);
+        emit(`Statuses and counters against ${o.baseline}:\n\n${formatComparison(check.facts, format)}\nTime, A/B against the baseline's commit ${check.base.commit.slice(0, 12)}:\n\n${formatComparison(check.time, format)}`, o.out);
+        process.exitCode = check.exitCode;
+        return;
+      }
+      const check = await benchCheck(options);
+      process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
+      noteSettings('bench-check', check.comparison, o.format as CompareFormat);
+      emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
+      process.exitCode = check.exitCode;
     } catch (err) {
+      if (err instanceof RoundInterrupted) {
+        process.stderr.write('bench-check: interrupted\n');
+        process.exitCode = EXIT_INTERRUPTED;
+        return;
+      }
       if (!(err instanceof SettingsRefusal)) throw err;
       printRefusal('bench-check', err);
       if (existsSync(runOut)) process.stderr.write(`bench-check: the rerun is in ${runOut}\n`);
       return;
     }
-    process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
-    noteSettings('bench-check', check.comparison, o.format as CompareFormat);
-    emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
-    process.exitCode = check.exitCode;
   });
 }

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { combineRounds, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { configItem } from '../../harness/ab/bench-check-ab.js';
+import { parseConfigList } from '../../harness/config/configurations.js';
+import { CsvAppender, readCsv } from '../../harness/results/csv.js';
+import { PACKAGE_ROOT } from '../../corpus/paths.js';
+import { CLI, requireBuiltCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+requireBuiltCli();
+const temp = tempDirs('ab');
+
+describe('ab rounds', () => {
+  it('alternate which side goes first (BASE NEW, NEW BASE, …), so each side is first in half the rounds', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), (rounds) => {
+        const order = roundOrder(rounds);
+        expect(order).toHaveLength(rounds);
+        for (const [r, sides] of order.entries()) expect(sides).toEqual(r % 2 === 0 ? ['base', 'new'] : ['new', 'base']);
+        const baseFirst = order.filter((s) => s[0] === 'base').length;
+        expect(baseFirst - (rounds - baseFirst)).toBe(rounds % 2);
+      }),
+    );
+  });
+
+  it('join into one CSV whose repetition r is round r, every other value kept as written', () => {
+    const dir = temp();
+    const columns = ['task', 'puzzle_id', 'rep', 'config', 'time_ms', 'error'];
+    const files = [1, 2, 3].map((r) => {
+      const file = join(dir, `round${r}.csv`);
+      const w = new CsvAppender(file, columns);
+      w.write([0, 'p1', 1, 'sat', 1.5 * r, '']);
+      w.write([1, 'p2', 1, 'sat', 2 * r, r === 2 ? 'a "quoted",\nmessage' : '']);
+      w.close();
+      return file;
+    });
+    const out = join(dir, 'side.csv');
+    combineRounds(files, out);
+    const { records } = readCsv(out);
+    expect(records.map((r) => [r.task, r.rep, r.time_ms])).toEqual([
+      ['0', '1', '1.5'],
+      ['1', '1', '2'],
+      ['0', '2', '3'],
+      ['1', '2', '4'],
+      ['0', '3', '4.5'],
+      ['1', '3', '6'],
+    ]);
+    expect(records[3]!.error).toBe('a "quoted",\nmessage');
+  });
+
+  it('leave --repeat, --out, --resume and --shard to ab itself', () => {
+    expect(reservedRunOption(['corpus/puzzles/webpbn', '-s', 'sat', '--timeout', '2'])).toBeUndefined();
+    expect(reservedRunOption(['x.non', '--repeat', '3'])).toBe('--repeat');
+    expect(reservedRunOption(['x.non', '--out=a.csv'])).toBe('--out');
+    expect(reservedRunOption(['--resume', 'a.csv'])).toBe('--resume');
+    expect(reservedRunOption(['--shard', '1/2'])).toBe('--shard');
+  });
+
+  it("write a baseline's configurations as --strategies items that parse back to them", () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, fc.constantFrom('sat', 'probe', 'backtrack'), fc.dictionary(word, fc.oneof(word, fc.integer({ min: 0, max: 999 }).map(String)))), { minLength: 1, maxLength: 4 }), (configs) => {
+        const specs = configs.map(([name, strategy, params]) => ({ name, strategy, params }));
+        const parsed = parseConfigList(specs.map(configItem).join(','));
+        expect(parsed.map((p) => ({ name: p.name, strategy: p.strategy, params: p.params ?? {} }))).toEqual(specs);
+      }),
+    );
+    expect(() => configItem({ name: 'a', strategy: 'sat', params: { order: 'x,y' } })).toThrow('has a comma or colon');
+    expect(() => configItem({ name: 'ext', strategy: 'external', external: { command: 'x' } as never })).toThrow('external program');
+  });
+});
+
+describe('nonobench ab', () => {
+  it('builds a commit once into its cache, runs both sides in alternating rounds and compares them', { timeout: 300_000 }, async () => {
+    const cache = temp();
+    const outDir = join(temp(), 'ab');
+    const run = promisify(execFile);
+    const ab = (...args: string[]) =>
+      run(process.execPath, [join(PACKAGE_ROOT, CLI), 'ab', ...args], { cwd: PACKAGE_ROOT, timeout: 280_000 }).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
+    const puzzles = ['test/fixtures/harness/tiny.json#1', 'corpus/puzzles/webpbn/1.non'];
+    try {
+      const first = await ab('HEAD', 'HEAD', '--rounds', '2', '--cache-dir', cache, '--out-dir', outDir, '--', ...puzzles, '-s', 'sat,probe', '--workers', '1');
+      expect(first.stderr).toMatch(/building HEAD \([0-9a-f]{12}\)/);
+      expect(first.stderr).toMatch(/round 1\/2: base [\d.]+ s, new [\d.]+ s\nround 2\/2: new [\d.]+ s, base [\d.]+ s/);
+      // Two rounds are too few repetitions for a time verdict: statuses alone decide, and they agree.
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/OK: no regression in 4 pairs/);
+      for (const side of ['base', 'new']) {
+        const { records } = readCsv(join(outDir, `${side}.csv`));
+        expect(records.map((r) => r.rep).sort()).toEqual(['1', '1', '1', '1', '2', '2', '2', '2']);
+        expect(new Set(records.map((r) => r.status))).toEqual(new Set(['unique']));
+      }
+      expect(readdirSync(cache).filter((f) => /^[0-9a-f]{40}$/.test(f))).toHaveLength(1);
+      // A second A/B of the same commit takes the cached build.
+      const again = await ab('HEAD', 'HEAD', '--rounds', '1', '--cache-dir', cache, '--out-dir', join(outDir, 'again'), '--', puzzles[0]!, '-s', 'sat', '--workers', '1');
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toMatch(/building/);
+      // Options ab sets itself are refused, naming what to give instead.
+      const refused = await ab('HEAD', 'HEAD', '--cache-dir', cache, '--', puzzles[0]!, '--repeat', '3');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--repeat: ab sets it itself/);
+      const unknown = await ab('no-such-ref-at-all', '--cache-dir', cache, '--', puzzles[0]!);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/no-such-ref-at-all: not a commit/);
+    } finally {
+      for (const dir of existsSync(cache) ? readdirSync(cache) : []) if (/^[0-9a-f]{40}$/.test(dir)) await run('git', ['worktree', 'remove', '--force', join(cache, dir)], { cwd: PACKAGE_ROOT }).catch(() => {});
+    }
+  });
+});
