@@ -10,6 +10,8 @@ import { registerGenerate } from './commands/generate.js';
 import { registerCnf } from './commands/cnf.js';
 import { registerCompare } from './verdicts/compare.js';
 import { registerBenchCheck } from './verdicts/bench-check.js';
+import { registerHistory } from './verdicts/history.js';
+import { registerAb } from './verdicts/ab.js';
 import { registerReport } from './commands/report.js';
 import { registerClassify } from './commands/classify.js';
 
@@ -26,6 +28,8 @@ export function registerCommands(program: Command): void {
   registerCnf(program);
   registerCompare(program);
   registerBenchCheck(program);
+  registerHistory(program);
+  registerAb(program);
   registerReport(program);
   registerClassify(program);
 }

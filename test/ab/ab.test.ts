@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { combineRounds, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
-import { CsvAppender, readCsv } from '../../harness/results/csv.js';
+import { CsvAppender, readCsv, writeCsv } from '../../harness/results/csv.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -110,6 +110,32 @@ describe('nonobench ab', () => {
       const unknown = await ab('no-such-ref-at-all', '--cache-dir', cache, '--', puzzles[0]!);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/no-such-ref-at-all: not a commit/);
+
+      // bench-check --ab: the baseline's commit (here HEAD, built above) against this checkout.
+      const dir = temp();
+      const recorded = join(dir, 'baseline.csv');
+      const cli = (...args: string[]) =>
+        run(process.execPath, [join(PACKAGE_ROOT, CLI), ...args], { cwd: PACKAGE_ROOT, timeout: 200_000 }).then(
+          (r) => ({ code: 0, ...r }),
+          (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+        );
+      expect((await cli('run', ...puzzles, '-s', 'sat', '--repeat', '3', '--workers', '1', '--out', recorded, '--quiet')).code).toBe(0);
+      const head = (await run('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: PACKAGE_ROOT })).stdout.trim();
+      const { columns, records } = readCsv(recorded);
+      const atCommit = (commit: string) => {
+        const file = join(dir, `baseline-${commit}.csv`);
+        writeCsv(file, columns, records.map((r) => ({ ...r, git_commit: commit })));
+        return file;
+      };
+      const check = await cli('bench-check', '--ab', '--baseline', atCommit(head), '--cache-dir', cache, '--run-out', join(dir, 'rerun.csv'));
+      expect(check.stderr).not.toMatch(/building/);
+      expect(check.stdout).toMatch(/^Statuses and counters against .*baseline-[0-9a-f]{12}\.csv:$/m);
+      expect(check.stdout).toMatch(new RegExp(`^Time, A/B against the baseline's commit ${head}:$`, 'm'));
+      expect(check.code).toBe(0);
+      expect(readCsv(join(dir, 'rerun.csv')).records.map((r) => r.rep).sort()).toEqual(['1', '1', '2', '2', '3', '3']);
+      const dirty = await cli('bench-check', '--ab', '--baseline', atCommit(`${head}-dirty`), '--cache-dir', cache, '--run-out', join(dir, 'dirty.csv'));
+      expect(dirty.code).toBe(2);
+      expect(dirty.stderr).toMatch(/uncommitted changes .*which no commit reproduces/);
     } finally {
       for (const dir of existsSync(cache) ? readdirSync(cache) : []) if (/^[0-9a-f]{40}$/.test(dir)) await run('git', ['worktree', 'remove', '--force', join(cache, dir)], { cwd: PACKAGE_ROOT }).catch(() => {});
     }
