@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { TIME_FLOOR_MS } from '../compare/stats.js';
-import { renderSvg } from '../report/charts.js';
+import { DASHES, OKABE_ITO, renderSvg } from '../report/charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from '../report/html.js';
 import { writeOutputFile } from '../io/output-path.js';
 import type { Collection } from './collect.js';
@@ -9,10 +9,8 @@ import type { Level } from './model.js';
 
 /** The history page: one chart per metric (lines per configuration across commits), the steps, and the figures. */
 
-/** Okabe and Ito's palette, told apart with every kind of colour blindness; shapes and dashes tell lines apart without colour. */
-const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+/** Point shapes, so that lines differ without colour (the report's palette and dashes do the rest). */
 const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down', 'triangle-right', 'triangle-left'];
-const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [12, 4], [4, 4, 1, 4], [2, 6], [10, 2, 2, 2]];
 
 /** The i-th of a list cycled; shapes shift each round of colours, so pairs stay distinct past eight lines. */
 const pick = <T>(list: readonly T[], i: number, shift = 0): T => list[(i + shift * Math.floor(i / list.length)) % list.length]!;
@@ -45,11 +43,6 @@ function hover(config: string, commit: string, metric: Metric, l: Level): string
   return `${config} at ${commit}: ${metric} ${shown(l.value)}${unit} (95% interval ${range(l)}${unit}), ${l.puzzles} puzzle${l.puzzles === 1 ? '' : 's'}${over}`;
 }
 
-/** Vega writes a point's `description` as its aria-label; a `<title>` child makes it the hover text too. */
-export function withPointTitles(svg: string): string {
-  return svg.replace(/<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="point"([^>]*?)\/>/g, '<path aria-label="$1" role="graphics-symbol" aria-roledescription="point"$2><title>$1</title></path>');
-}
-
 /** A metric's trend chart: a line per configuration across the commits, bars for the ranges, the steps ringed and labelled. */
 export function trendSpec(h: History, metric: Metric): TopLevelSpec | null {
   const labels = h.commits.map((c) => c.label);
@@ -68,7 +61,7 @@ export function trendSpec(h: History, metric: Metric): TopLevelSpec | null {
   const x = { field: 'commit', type: 'ordinal' as const, title: 'commit (oldest left)', scale: { domain: labels }, axis: { labelAngle: -45, labelLimit: 220, labelOverlap: 'greedy' as const } };
   const y = { field: 'value', type: 'quantitative' as const, title: METRIC_TITLE[metric](h), scale: metric === 'time' ? { type: 'log' as const } : { zero: false } };
   const byConfig = (range: unknown[]) => ({ field: 'config', type: 'nominal' as const, title: 'configuration', scale: { domain: configs, range } });
-  const color = byConfig(configs.map((_c, i) => pick(COLOURS, i)));
+  const color = byConfig(configs.map((_c, i) => pick(OKABE_ITO, i)));
   return {
     width: Math.max(480, Math.min(1000, 28 * labels.length)),
     height: 300,
@@ -173,7 +166,7 @@ export async function buildHistoryPage(h: History): Promise<string> {
       sections.push(paragraph(`No commit has a value of ${metric} to plot.`));
       continue;
     }
-    const svg = withPointTitles(await renderSvg(spec));
+    const svg = await renderSvg(spec);
     sections.push(`<figure class="trend" data-metric="${escapeHtml(metric)}">${svg}<figcaption>${escapeHtml(METRIC_CAPTION[metric])}</figcaption></figure>`);
   }
   sections.push('<h2>Figures</h2>', paragraph('Each value with its 95% interval in brackets.'), figuresTable(h));
