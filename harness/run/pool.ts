@@ -1,11 +1,13 @@
 import { totalmem } from 'node:os';
+import { serialize } from 'node:v8';
 import { Piscina } from 'piscina';
 import { thrownMessage } from '../io/thrown.js';
 import { workerFile } from '../io/worker-file.js';
 import { isModuleSpecifier } from '../../solvers/strategies/registry.js';
 import type { TaskOutcome, WorkerReply } from '../results/outcome.js';
-import { USAGE_MIB, USAGE_REPORTS } from './task-usage.js';
-import type { WorkerTask } from './worker.js';
+import { USAGE_MIB, USAGE_REPORTS, USAGE_SLOTS, USAGE_WARMUP } from './task-usage.js';
+import type { WarmupConfig, WarmupSet, WorkerTask } from './worker.js';
+import type { Puzzle } from '../../corpus/model.js';
 
 /** How one task ended, seen from the parent. */
 export type { TaskOutcome };
@@ -26,12 +28,26 @@ export function hardLimitMs(timeoutMs: number): number {
 /** The longest delay a Node timer takes (about 24.8 days); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** When a task's thread is terminated: the hard limit of each of its solves (warm-up ones too), or never. */
+/**
+ * When a task's thread is terminated, counted from the end of its thread's warm-up (see SolverPool.run):
+ * the hard limit of each of its solves (its own warm-up ones too), or never.
+ */
 export function taskLimitMs(timeoutMs: number, warmup: number): number {
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return Infinity;
   const limit = hardLimitMs(timeoutMs) * (1 + warmup);
   return limit > MAX_TIMER_MS ? Infinity : limit;
 }
+
+/** What each configuration's warm-up solves may take in one round of a thread's warm-up (see warmUp in worker.ts). */
+export const WARMUP_CONFIG_MS = 300;
+/** The most puzzles a warm-up solves: enough to show every kind in a run, few enough to stay short. */
+export const WARMUP_PUZZLES = 64;
+
+/** What runOnce returns when the task failed during its thread's warm-up, not in its own solve. */
+const WARMUP_FAILED = Symbol('warm-up failed');
+
+/** Which threads a strategy runs on: a plugin module's own (keyed by its spec), else the shared ones (''). */
+const threadGroup = (spec: string) => (isModuleSpecifier(spec) ? spec : '');
 
 const isOutOfMemory = (err: { code?: string; message?: string }) =>
   err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit|heap out of memory/i.test(err.message ?? '');
@@ -97,6 +113,10 @@ export class SolverPool {
   private readonly shared: Piscina<WorkerTask, WorkerReply>;
   private readonly isolated = new Map<string, Piscina<WorkerTask, WorkerReply>>();
   private readonly inFlight = new Set<InFlight>();
+  /** Each thread group's warm-up set (see warmUpOn), and what one round of it may take in ms. */
+  private readonly warmups = new Map<string, { set: SharedArrayBuffer; roundMs: number }>();
+  /** Thread groups whose warm-up failed once: they run cold from then on. */
+  private readonly coldGroups = new Set<string>();
   private readonly watchdog: NodeJS.Timeout;
   private settleUntil = 0;
 
@@ -126,7 +146,7 @@ export class SolverPool {
 
   /** The threads a task runs on: a plugin module's own, else the shared ones. */
   private threadsFor(spec: string): Piscina<WorkerTask, WorkerReply> {
-    if (!isModuleSpecifier(spec)) return this.shared;
+    if (threadGroup(spec) === '') return this.shared;
     let threads = this.isolated.get(spec);
     if (!threads) this.isolated.set(spec, (threads = this.threads(0)));
     return threads;
@@ -150,21 +170,61 @@ export class SolverPool {
     this.settleUntil = now + SETTLE_MS;
   }
 
+  /**
+   * Has each thread warm up before its first task with `warmup` > 0: `warmup` rounds over these
+   * puzzles (a spread of the run's) with every configuration that runs on its threads (see warmUp in
+   * worker.ts), before the task's own warm-up solves. A warm-up that fails (a strategy that overruns its deadline on one of these puzzles
+   * until the hard limit, or runs out of memory there) is not its task's doing: the task runs again
+   * without it, and the threads of that strategy run cold from then on.
+   */
+  warmUpOn(puzzles: Puzzle[], configs: WarmupConfig[]): void {
+    for (const group of new Set(configs.map((c) => threadGroup(c.spec)))) {
+      const mine = configs.filter((c) => threadGroup(c.spec) === group);
+      const set: WarmupSet = { puzzles, configs: mine.map(({ spec, params }) => ({ spec, ...(params ? { params } : {}) })), configMs: WARMUP_CONFIG_MS };
+      // V8's serialisation, as postMessage uses: the puzzles come out shaped (object maps, array
+      // element kinds) as the measured ones do, so the code the warm-up optimises fits them.
+      const bytes = serialize(set);
+      const shared = new SharedArrayBuffer(bytes.length);
+      bytes.copy(Buffer.from(shared));
+      this.warmups.set(group, { set: shared, roundMs: mine.length * WARMUP_CONFIG_MS });
+    }
+  }
+
   async run(task: WorkerTask): Promise<TaskOutcome> {
-    const usage = new Int32Array(new SharedArrayBuffer(8));
+    const group = threadGroup(task.strategySpec);
+    const warmup = task.warmup > 0 && !this.coldGroups.has(group) ? this.warmups.get(group) : undefined;
+    const outcome = await this.runOnce(task, warmup);
+    if (outcome !== WARMUP_FAILED) return outcome;
+    this.coldGroups.add(group);
+    // Without a warm-up, it cannot fail in one.
+    return this.runOnce(task, undefined) as Promise<TaskOutcome>;
+  }
+
+  private async runOnce(task: WorkerTask, warmup: { set: SharedArrayBuffer; roundMs: number } | undefined): Promise<TaskOutcome | typeof WARMUP_FAILED> {
+    const usage = new Int32Array(new SharedArrayBuffer(USAGE_SLOTS * 4));
     const flight: InFlight = { abort: new AbortController(), start: performance.now(), usage, seenReports: 0, reportedAt: 0 };
     this.inFlight.add(flight);
+    // The thread's warm-up has a limit of its own, from the start; the task's limit counts from its end.
     const limit = taskLimitMs(task.timeoutMs, task.warmup);
-    const timer = Number.isFinite(limit)
-      ? setTimeout(() => {
-          flight.reason ??= 'timeout';
-          flight.abort.abort();
-        }, limit)
-      : undefined;
+    const warmupLimit = warmup ? hardLimitMs(task.warmup * warmup.roundMs) : 0;
+    const deadline = () => (usage[USAGE_WARMUP]! < 0 ? warmupLimit : limit + usage[USAGE_WARMUP]!);
+    let timer: NodeJS.Timeout | undefined;
+    const expire = () => {
+      const left = deadline() - (performance.now() - flight.start);
+      if (left > 0) timer = setTimeout(expire, Math.min(left, MAX_TIMER_MS));
+      else {
+        flight.reason ??= 'timeout';
+        flight.abort.abort();
+      }
+    };
+    if (Number.isFinite(limit)) timer = setTimeout(expire, warmup ? Math.min(limit, warmupLimit) : limit);
+    const sent: WorkerTask = { ...task, usage: usage.buffer as SharedArrayBuffer };
+    if (warmup) sent.warmupSet = warmup.set;
     try {
-      const reply = await this.threadsFor(task.strategySpec).run({ ...task, usage: usage.buffer as SharedArrayBuffer }, { signal: flight.abort.signal });
+      const reply = await this.threadsFor(task.strategySpec).run(sent, { signal: flight.abort.signal });
       return { kind: 'done', reply };
     } catch (err) {
+      if (usage[USAGE_WARMUP] === -1) return WARMUP_FAILED;
       // Assume no shape: the worker rejects with Errors, but piscina's own failures may be anything.
       const e = (err ?? {}) as { name?: string; code?: string; message?: string };
       if (flight.reason === 'memory')
@@ -174,7 +234,8 @@ export class SolverPool {
             ? `stopped by the memory watchdog: the process went over its memory budget, and this task held the most (${usage[USAGE_MIB]} MiB reported)`
             : 'stopped by the memory watchdog: the process went over its memory budget while this task did not report what it held (it does not poll its cancellation check), so it is the suspect, not a proven holder',
         };
-      if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start };
+      // What the thread's warm-up took is not the task's time.
+      if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start - Math.max(0, usage[USAGE_WARMUP]!) };
       if (isOutOfMemory(e)) return { kind: 'memory', message: e.message ?? 'out of memory' };
       return { kind: 'error', message: thrownMessage(err) };
     } finally {

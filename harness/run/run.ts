@@ -11,14 +11,14 @@ import { lockOutput } from '../io/output-lock.js';
 import { recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
-import { SolverPool, taskLimitMs } from './pool.js';
+import { SolverPool, taskLimitMs, WARMUP_PUZZLES } from './pool.js';
 import { killAllExternal } from '../external/process.js';
 import { runExternalTask } from '../external/run-external.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
-import { buildTasks, inRounds, shardTasks, type Shard, type Task } from './tasks.js';
+import { buildTasks, inRounds, shardTasks, spreadPuzzles, type Shard, type Task } from './tasks.js';
 
 export interface RunOptions {
   /** Puzzle paths (files, bundles, FILE#N, directories); the bundled corpus when empty. */
@@ -164,7 +164,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     if (judged.status === 'wrong' || judged.status === 'error') {
       if (failureCount++ < LISTED_FAILURES) failures.push(`${oneLine(config.name)}  ${oneLine(task.puzzle.meta.source ?? task.puzzle.id)}  ${judged.status}: ${judged.error}`);
     }
-    summary.add(config.name, judged.status, judged.time_ms, judged.dead_ends);
+    summary.add(config.name, { ...judged, cpu_ms: usage.cpuMs, timeout_s: runFields.timeout_s });
     progress.tick({ timeouts: summary.count('timeout'), errors: summary.count('error') + summary.count('memory') + summary.count('wrong') });
   };
 
@@ -185,6 +185,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     // Strategies get the clues only (see withoutGoal); one stripped copy per puzzle, shared by its tasks.
     const hidden = new Map<Puzzle, Puzzle>();
     const shown = (p: Puzzle) => hidden.get(p) ?? hidden.set(p, withoutGoal(p)).get(p)!;
+    if (options.warmup > 0) pool.warmUpOn(spreadPuzzles(tasks, WARMUP_PUZZLES).map(shown), configs.filter((c) => !c.external));
     // External solvers run no warm-up solves: one process per task.
     const limitMs = taskLimitMs(timeoutMs, 0);
     const start = (task: Task): Promise<TaskOutcome> =>

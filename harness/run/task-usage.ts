@@ -55,6 +55,10 @@ export function threadCpuSince(before: number | undefined): number | undefined {
 /** Where the parent reads what a task holds (see pool.ts): MiB above the thread's start, and a count of reports. */
 export const USAGE_MIB = 0;
 export const USAGE_REPORTS = 1;
+/** The thread's warm-up in this task: -1 while it runs (or when it failed), then how long it took in ms; 0 for none. */
+export const USAGE_WARMUP = 2;
+/** Int32 slots of a task's usage buffer. */
+export const USAGE_SLOTS = 3;
 /** How often a polling task reports its memory, in ms. */
 const REPORT_EVERY_MS = 20;
 

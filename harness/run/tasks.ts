@@ -41,3 +41,13 @@ export function inRounds(tasks: Task[]): Task[] {
 export function shardTasks(tasks: Task[], shard: Shard, tasksPerPuzzle: number): Task[] {
   return tasks.filter((t) => Math.floor(t.index / tasksPerPuzzle) % shard.n === shard.k - 1);
 }
+
+/**
+ * At most `max` of the tasks' puzzles, spread evenly over them in task order (every one when they
+ * are few), each once: what a thread warms up on, so that it has seen the run's kinds of puzzles.
+ */
+export function spreadPuzzles(tasks: Task[], max: number): Puzzle[] {
+  const puzzles = [...new Set(tasks.map((t) => t.puzzle))];
+  const n = Math.min(max, puzzles.length);
+  return Array.from({ length: n }, (_, i) => puzzles[Math.floor((i * puzzles.length) / n)]!);
+}

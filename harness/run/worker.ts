@@ -1,11 +1,29 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
-import { TaskMemory, threadCpuMs, threadCpuSince } from './task-usage.js';
+import { TaskMemory, threadCpuMs, threadCpuSince, USAGE_WARMUP } from './task-usage.js';
+import { deserialize } from 'node:v8';
 import { resourceLimits } from 'node:worker_threads';
 import { thrownMessage } from '../io/thrown.js';
-import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
+import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
 import type { WorkerReply } from '../results/outcome.js';
+
+/** A configuration as a thread's warm-up runs it. */
+export interface WarmupConfig {
+  spec: string;
+  params?: Record<string, number | boolean | string>;
+}
+
+/**
+ * What a thread warms up on before its first task (see SolverPool.warmUpOn): a spread of the run's
+ * puzzles and every configuration that runs on these threads.
+ */
+export interface WarmupSet {
+  puzzles: Puzzle[];
+  configs: WarmupConfig[];
+  /** In each round, a configuration starts no more warm-up solves once its own have taken this long (ms). */
+  configMs: number;
+}
 
 /** What the parent sends a worker thread for one task. */
 export interface WorkerTask {
@@ -14,9 +32,15 @@ export interface WorkerTask {
   maxSolutions: number;
   /** The soft limit the strategy polls; the parent enforces a hard one a little later. */
   timeoutMs: number;
+  /**
+   * Unmeasured solves of the puzzle before the measured one; when above 0, the thread also warms up
+   * over `warmupSet` before its first task, as many rounds.
+   */
   warmup: number;
+  /** A WarmupSet serialised (node:v8) in shared memory, so that every task carries it without a copy. */
+  warmupSet?: SharedArrayBuffer;
   params?: Record<string, number | boolean | string>;
-  /** Where the thread reports the memory its task holds (see TaskMemory). */
+  /** Where the thread reports the memory its task holds and its warm-up (see TaskMemory, USAGE_WARMUP). */
   usage?: SharedArrayBuffer;
 }
 
@@ -31,9 +55,12 @@ let calibMs = measureCalibration();
 let calibratedAt = performance.now();
 
 const strategies = new Map<string, Promise<Strategy>>();
-/** Strategies this thread has warmed up (see runTask), and for how long at least. */
-const warmedUp = new Set<string>();
-const FIRST_WARMUP_MS = 200;
+/** Whether this thread has run its warm-up (or started it: a failed one is not tried again). */
+let warmedUp = false;
+/** Every warm-up solve is stopped after this long (ms): a longer solve warms up in its own first milliseconds. */
+const WARMUP_SOLVE_MS = 10;
+/** A round of the thread's warm-up runs at least this many solves per configuration (when its time allows), so that a run of few puzzles warms up too. */
+const WARMUP_MIN_SOLVES = 64;
 
 function strategyFor(spec: string): Promise<Strategy> {
   let s = strategies.get(spec);
@@ -44,12 +71,44 @@ function strategyFor(spec: string): Promise<Strategy> {
   return s;
 }
 
-function solveOnce(strategy: Strategy, task: WorkerTask, memory: TaskMemory): SolveResult | Promise<SolveResult> {
-  return strategy.solve(task.puzzle, {
+/** One solve of `puzzle` stopped after `ms`, as the warm-ups run it. */
+function warmUpSolve(strategy: Strategy, puzzle: Puzzle, params: WarmupConfig['params'], task: WorkerTask, memory: TaskMemory, ms: number) {
+  return strategy.solve(puzzle, {
     maxSolutions: task.maxSolutions,
-    shouldStop: memory.watch(deadlineAfter(task.timeoutMs)),
-    ...(task.params ? { params: task.params } : {}),
+    shouldStop: memory.watch(deadlineAfter(Math.min(ms, task.timeoutMs))),
+    ...(params ? { params } : {}),
   });
+}
+
+/**
+ * The thread's warm-up, `task.warmup` rounds: each solves every puzzle of the set with every
+ * configuration, unmeasured, then more passes until each has run WARMUP_MIN_SOLVES, so that the JIT has seen the
+ * run's kinds of puzzles with all the strategies sharing this thread's code before anything is
+ * measured (warming up on the task's own puzzle alone leaves the first repetition slower). A
+ * configuration starts no more solves once its share of the round is spent, so the warm-up takes a
+ * bounded time whatever the puzzles. A solve that throws is ignored: its puzzle's own task reports it.
+ */
+async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Promise<void> {
+  const configs = await Promise.all(set.configs.map(async (c) => ({ ...c, strategy: await strategyFor(c.spec) })));
+  for (let round = 0; round < task.warmup && set.puzzles.length > 0; round++) {
+    const spent = configs.map(() => 0);
+    const solves = configs.map(() => 0);
+    for (let pass = 0; configs.some((_, i) => solves[i]! < WARMUP_MIN_SOLVES && spent[i]! < set.configMs); pass++)
+      for (const puzzle of set.puzzles)
+        for (const [i, c] of configs.entries()) {
+          const left = set.configMs - spent[i]!;
+          if (left <= 0 || (pass > 0 && solves[i]! >= WARMUP_MIN_SOLVES)) continue;
+          const start = performance.now();
+          try {
+            await warmUpSolve(c.strategy, puzzle, c.params, task, memory, Math.min(WARMUP_SOLVE_MS, left));
+          } catch {
+            // reported by that puzzle's own task
+          }
+          spent[i]! += performance.now() - start;
+          solves[i]!++;
+          if (memory.over !== undefined) throw new Error(`during the warm-up: ${memory.over}`);
+        }
+  }
 }
 
 /**
@@ -72,38 +131,36 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   return reply;
 }
 
-/** Runs the warm-up solves (not measured), then the measured one. */
+/** Runs the thread's warm-up when this is its first task, the task's warm-up solves, then the measured solve. */
 async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
+  const usage = task.usage ? new Int32Array(task.usage) : undefined;
+  if (task.warmupSet && task.warmup > 0 && !warmedUp) {
+    warmedUp = true;
+    const set = deserialize(Buffer.from(task.warmupSet)) as WarmupSet;
+    const start = performance.now();
+    if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
+    // Its own memory account: what the task holds is counted from after it.
+    await warmUp(set, task, new TaskMemory(usage, LIMIT_MIB));
+    if (usage) Atomics.store(usage, USAGE_WARMUP, Math.ceil(performance.now() - start));
+  }
   const strategy = await strategyFor(task.strategySpec);
   if (performance.now() - calibratedAt > CALIBRATE_EVERY_MS) {
     calibMs = measureCalibration();
     calibratedAt = performance.now();
   }
-  const memory = new TaskMemory(task.usage ? new Int32Array(task.usage) : undefined, LIMIT_MIB);
+  const memory = new TaskMemory(usage, LIMIT_MIB);
   const checked = <T>(value: T): T => {
     if (memory.over !== undefined) throw new Error(memory.over);
     return value;
   };
-  let lastSolveMs = 0;
-  for (let i = 0; i < task.warmup; i++) {
-    const t = performance.now();
-    checked(await solveOnce(strategy, task, memory));
-    lastSolveMs = performance.now() - t;
-  }
-  // A few solves of a small puzzle do not get a strategy's code optimised: the first warmed task of
-  // each strategy in a thread keeps warming up a little longer, so no early task measures the compiler.
-  // Only solves expected to end within FIRST_WARMUP_MS start, so the task stays inside its hard limit.
-  if (task.warmup > 0 && !warmedUp.has(task.strategySpec)) {
-    warmedUp.add(task.strategySpec);
-    const until = performance.now() + FIRST_WARMUP_MS;
-    for (let t = performance.now(); t + lastSolveMs < until; t = performance.now()) {
-      checked(await solveOnce(strategy, task, memory));
-      lastSolveMs = performance.now() - t;
-    }
-  }
+  for (let i = 0; i < task.warmup; i++) checked(await warmUpSolve(strategy, task.puzzle, task.params, task, memory, WARMUP_SOLVE_MS));
   const cpuBefore = threadCpuMs();
   const start = performance.now();
-  let result = solveOnce(strategy, task, memory);
+  let result = strategy.solve(task.puzzle, {
+    maxSolutions: task.maxSolutions,
+    shouldStop: memory.watch(deadlineAfter(task.timeoutMs)),
+    ...(task.params ? { params: task.params } : {}),
+  });
   // Awaited only when it is a Promise, so that a synchronous solve is timed alone.
   if (result instanceof Promise) result = await result;
   const timeMs = performance.now() - start;
