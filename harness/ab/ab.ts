@@ -18,6 +18,18 @@ export function reservedRunOption(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The warm-up both sides get unless the arguments set one (or a definition may): `run`'s default, which older builds lack. */
+export const AB_WARMUP = '1';
+
+/**
+ * `run`'s arguments with the warm-up written out: each build would otherwise use its own default,
+ * and a commit from before `--warmup` defaulted to 1 would run cold (compare then refuses the pair).
+ */
+export function withWarmup(args: readonly string[]): string[] {
+  const given = args.some((a) => ['--warmup', '--config'].includes(a.split('=')[0]!));
+  return given ? [...args] : [...args, '--warmup', AB_WARMUP];
+}
+
 export interface AbOptions {
   /** Git refs of the two sides; NEW undefined: the working tree, built in place. */
   baseRef: string;
@@ -47,7 +59,7 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   const root = await nonobenchCheckout(o.cwd);
   const base = await cachedBuild(root, o.baseRef, o.cacheDir, o.log);
   const next = o.newRef === undefined ? await workingTreeBuild(root, o.log) : await cachedBuild(root, o.newRef, o.cacheDir, o.log);
-  return abBuilds(base, next, o);
+  return abBuilds(base, next, { ...o, runArgs: withWarmup(o.runArgs) });
 }
 
 /** Runs two builds interleaved and compares NEW against BASE. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { combineRounds, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { combineRounds, reservedRunOption, roundOrder, withWarmup } from '../../harness/ab/ab.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
 import { CsvAppender, readCsv, writeCsv } from '../../harness/results/csv.js';
@@ -51,6 +51,13 @@ describe('ab rounds', () => {
       ['1', '3', '6'],
     ]);
     expect(records[3]!.error).toBe('a "quoted",\nmessage');
+  });
+
+  it('write the warm-up out for both sides unless the arguments (or a definition) set one', () => {
+    expect(withWarmup(['x.non', '-s', 'sat'])).toEqual(['x.non', '-s', 'sat', '--warmup', '1']);
+    expect(withWarmup(['x.non', '--warmup', '3'])).toEqual(['x.non', '--warmup', '3']);
+    expect(withWarmup(['x.non', '--warmup=0'])).toEqual(['x.non', '--warmup=0']);
+    expect(withWarmup(['--config', 'bench.yaml'])).toEqual(['--config', 'bench.yaml']);
   });
 
   it('leave --repeat, --out, --resume and --shard to ab itself', () => {
