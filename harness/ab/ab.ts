@@ -1,4 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BUNDLED_CORPUS } from '../../corpus/paths.js';
+import { suitePaths } from '../../corpus/suites.js';
 import { compareRuns, loadRunTable, type CompareOptions, type CompareResult } from '../compare/compare.js';
 import { cachedBuild, nonobenchCheckout, workingTreeBuild, type Build } from './builds.js';
 import { runInterleaved, type InterleavedResult } from './interleave.js';
@@ -30,6 +33,39 @@ export function withWarmup(args: readonly string[]): string[] {
   return given ? [...args] : [...args, '--warmup', AB_WARMUP];
 }
 
+/** `run`'s options that take a value as the next argument (the rest are flags). */
+const VALUE_OPTIONS = new Set(['-s', '--strategies', '--repeat', '--warmup', '--timeout', '--memory', '--workers', '--max-solutions', '--out', '--shard', '--shard-count', '--resume', '--param', '--config', '--suite', '--max-size']);
+
+/**
+ * `run`'s arguments with the puzzles written out, relative to `cwd`: a `--suite`, or no puzzles at
+ * all (the bundled corpus), would otherwise be found inside each build's own folder, so the two
+ * sides would solve different files under different paths and share no pair.
+ */
+export function explicitPuzzles(args: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  let puzzles = false;
+  let definition = false;
+  const shown = (path: string) => relative(cwd, path) || '.';
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq >= 0 ? arg.slice(0, eq) : arg;
+    const value = () => (eq >= 0 ? arg.slice(eq + 1) : (args[++i] ?? ''));
+    if (name === '--suite') {
+      out.push(...suitePaths(value()).map(shown));
+      puzzles = true;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      if (name === '--config') definition = true;
+      out.push(arg);
+      if (VALUE_OPTIONS.has(name) && eq < 0 && i + 1 < args.length) out.push(args[++i]!);
+    } else {
+      out.push(arg);
+      puzzles = true;
+    }
+  }
+  return puzzles || definition ? out : [shown(BUNDLED_CORPUS), ...out];
+}
+
 export interface AbOptions {
   /** Git refs of the two sides; NEW undefined: the working tree, built in place. */
   baseRef: string;
@@ -59,7 +95,7 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   const root = await nonobenchCheckout(o.cwd);
   const base = await cachedBuild(root, o.baseRef, o.cacheDir, o.log);
   const next = o.newRef === undefined ? await workingTreeBuild(root, o.log) : await cachedBuild(root, o.newRef, o.cacheDir, o.log);
-  return abBuilds(base, next, { ...o, runArgs: withWarmup(o.runArgs) });
+  return abBuilds(base, next, { ...o, runArgs: withWarmup(explicitPuzzles(o.runArgs, o.cwd)) });
 }
 
 /** Runs two builds interleaved and compares NEW against BASE. */

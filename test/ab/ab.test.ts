@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { combineRounds, reservedRunOption, roundOrder, withWarmup } from '../../harness/ab/ab.js';
+import { combineRounds, explicitPuzzles, reservedRunOption, roundOrder, withWarmup } from '../../harness/ab/ab.js';
+import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
 import { CsvAppender, readCsv, writeCsv } from '../../harness/results/csv.js';
@@ -58,6 +59,16 @@ describe('ab rounds', () => {
     expect(withWarmup(['x.non', '--warmup', '3'])).toEqual(['x.non', '--warmup', '3']);
     expect(withWarmup(['x.non', '--warmup=0'])).toEqual(['x.non', '--warmup=0']);
     expect(withWarmup(['--config', 'bench.yaml'])).toEqual(['--config', 'bench.yaml']);
+  });
+
+  it("write a suite, or the default corpus, out as this checkout's paths, so both builds solve the same files", () => {
+    const quick = suitePaths('quick').map((p) => relative(PACKAGE_ROOT, p));
+    expect(explicitPuzzles(['--suite', 'quick', '-s', 'sat'], PACKAGE_ROOT)).toEqual([...quick, '-s', 'sat']);
+    expect(explicitPuzzles(['x.non', '--suite=quick'], PACKAGE_ROOT)).toEqual(['x.non', ...quick]);
+    expect(explicitPuzzles(['-s', 'sat', '--timeout', '2'], PACKAGE_ROOT)).toEqual(['corpus/puzzles', '-s', 'sat', '--timeout', '2']);
+    expect(explicitPuzzles(['--timeout', '2', 'a.non', '--quiet'], PACKAGE_ROOT)).toEqual(['--timeout', '2', 'a.non', '--quiet']);
+    expect(explicitPuzzles(['--config', 'bench.yaml'], PACKAGE_ROOT)).toEqual(['--config', 'bench.yaml']);
+    expect(explicitPuzzles(['-s', 'sat'], join(PACKAGE_ROOT, 'reports'))).toEqual(['../corpus/puzzles', '-s', 'sat']);
   });
 
   it('leave --repeat, --out, --resume and --shard to ab itself', () => {
