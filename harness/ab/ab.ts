@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { loadDefinition, type Definition } from '../config/definition.js';
+import { DEFAULT_MEMORY_MB, defaultWorkers } from '../run/run.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { compareRuns, loadRunTable, type CompareOptions, type CompareResult } from '../compare/compare.js';
@@ -7,7 +9,8 @@ import { cachedBuild, nonobenchCheckout, workingTreeBuild, type Build } from './
 import { runInterleaved, type InterleavedResult } from './interleave.js';
 
 export { defaultCacheDir, cachedBuild, cliOf, commitOf, nonobenchCheckout, type Build } from './builds.js';
-export { combineRounds, roundOrder, RoundInterrupted, runInterleaved, type InterleavedResult, type Side } from './interleave.js';
+export { combineRounds, roundOrder, runInterleaved, type InterleavedResult, type Side } from './interleave.js';
+export { Interrupted } from './child.js';
 
 /** `run` options ab sets itself, per round: the user gives rounds, not repetitions, and no output file. */
 const OWN_RUN_OPTIONS = ['--repeat', '--out', '--resume', '--shard', '--shard-count', '-q', '--quiet'];
@@ -21,30 +24,26 @@ export function reservedRunOption(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** The warm-up both sides get unless the arguments set one (or a definition may): `run`'s default, which older builds lack. */
-export const AB_WARMUP = '1';
-
-/**
- * `run`'s arguments with the warm-up written out: each build would otherwise use its own default,
- * and a commit from before `--warmup` defaulted to 1 would run cold (compare then refuses the pair).
- */
-export function withWarmup(args: readonly string[]): string[] {
-  const given = args.some((a) => ['--warmup', '--config'].includes(a.split('=')[0]!));
-  return given ? [...args] : [...args, '--warmup', AB_WARMUP];
-}
-
 /** `run`'s options that take a value as the next argument (the rest are flags). */
 const VALUE_OPTIONS = new Set(['-s', '--strategies', '--repeat', '--warmup', '--timeout', '--memory', '--workers', '--max-solutions', '--out', '--shard', '--shard-count', '--resume', '--param', '--config', '--suite', '--max-size']);
 
+/** The warm-up both sides get unless the arguments or a definition set one: `run`'s default, which older builds lack. */
+export const AB_WARMUP = 1;
+
 /**
- * `run`'s arguments with the puzzles written out, relative to `cwd`: a `--suite`, or no puzzles at
- * all (the bundled corpus), would otherwise be found inside each build's own folder, so the two
- * sides would solve different files under different paths and share no pair.
+ * `run`'s arguments with everything written out that each build would otherwise decide for
+ * itself, so that both sides run the same tasks with the same settings:
+ * - the puzzles, relative to `cwd`: a `--suite`, a definition's puzzles, or none (the bundled
+ *   corpus) would be looked up inside each build's own folder, so the sides would solve different
+ *   files under different paths and share no pair;
+ * - the warm-up (older builds default to none), the workers and the memory limit.
+ * A definition (`--config`) is read here for its puzzles and settings; options given win, as in `run`.
  */
-export function explicitPuzzles(args: readonly string[], cwd: string): string[] {
+export function explicitRun(args: readonly string[], cwd: string, cores: number): string[] {
   const out: string[] = [];
+  const given = new Set<string>();
   let puzzles = false;
-  let definition = false;
+  let definition: Definition | undefined;
   const shown = (path: string) => relative(cwd, path) || '.';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -54,8 +53,12 @@ export function explicitPuzzles(args: readonly string[], cwd: string): string[] 
     if (name === '--suite') {
       out.push(...suitePaths(value()).map(shown));
       puzzles = true;
+    } else if (name === '--config') {
+      const file = value();
+      definition = loadDefinition(resolve(cwd, file));
+      out.push('--config', file);
     } else if (arg.startsWith('-') && arg !== '-') {
-      if (name === '--config') definition = true;
+      given.add(name);
       out.push(arg);
       if (VALUE_OPTIONS.has(name) && eq < 0 && i + 1 < args.length) out.push(args[++i]!);
     } else {
@@ -63,7 +66,15 @@ export function explicitPuzzles(args: readonly string[], cwd: string): string[] 
       puzzles = true;
     }
   }
-  return puzzles || definition ? out : [shown(BUNDLED_CORPUS), ...out];
+  if (!puzzles) out.unshift(...(definition?.paths.length ? definition.paths : [BUNDLED_CORPUS]).map(shown));
+  const settings = definition?.settings ?? {};
+  const setting = (option: string, fromFile: number | undefined, fallback: number) => {
+    if (!given.has(option) && fromFile === undefined) out.push(option, String(fallback));
+  };
+  setting('--warmup', settings.warmup, AB_WARMUP);
+  setting('--workers', settings.workers, cores);
+  setting('--memory', settings.memory, DEFAULT_MEMORY_MB);
+  return out;
 }
 
 export interface AbOptions {
@@ -95,7 +106,7 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   const root = await nonobenchCheckout(o.cwd);
   const base = await cachedBuild(root, o.baseRef, o.cacheDir, o.log);
   const next = o.newRef === undefined ? await workingTreeBuild(root, o.log) : await cachedBuild(root, o.newRef, o.cacheDir, o.log);
-  return abBuilds(base, next, { ...o, runArgs: withWarmup(explicitPuzzles(o.runArgs, o.cwd)) });
+  return abBuilds(base, next, { ...o, runArgs: explicitRun(o.runArgs, o.cwd, defaultWorkers()) });
 }
 
 /** Runs two builds interleaved and compares NEW against BASE. */

@@ -2,7 +2,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
-import { baselineConfigurations, recordingRoot, withAdvisoryTime, type BenchCheckOptions } from '../compare/baseline.js';
+import { baselineConfigurations, recordingRoot, refuseDifferentWarmup, withAdvisoryTime, type BenchCheckOptions } from '../compare/baseline.js';
 import { BASELINE_COLUMNS, baselineConfig, type BaselineConfig } from '../compare/baseline-config.js';
 import { compareRuns, loadRunTable, type CompareResult } from '../compare/compare.js';
 import type { ConfigSpec } from '../config/configurations.js';
@@ -70,6 +70,10 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   if (existsSync(out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
   const commit = baselineCommit(config, options.baseline);
+  // Everything that would refuse the comparison is said before any build or round.
+  refuseDifferentWarmup(config, options);
+  if (config.definition)
+    throw new Error(`${options.baseline}: was recorded from a benchmark definition (${config.definition}), which bench-check --ab cannot name to run: run bench-check without --ab`);
   const strategies = await baselineConfigurations(config, options);
   const runArgs = baselineRunArgs(config, strategies, options, defaults);
   const log = (line: string) => {
@@ -83,12 +87,14 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   renameSync(ab.runs.newCsv, out);
   const rerun = loadRunTable(out);
   const facts = withAdvisoryTime(compareRuns(baseline, rerun, options.compare));
-  const failed = facts.failed || ab.comparison.failed;
+  // Compared again under the rerun's own name, which the output shows.
+  const time = compareRuns(loadRunTable(ab.runs.baseCsv), rerun, options.compare);
+  const failed = facts.failed || time.failed;
   return {
     config,
     base,
     facts,
-    time: ab.comparison,
+    time,
     rerun: out,
     tasksRun: rerun.size,
     exitCode: failed ? 1 : ab.runs.badInput ? 2 : 0,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { Interrupted, runChild } from './child.js';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,22 +30,14 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'nonobench', 'builds');
 }
 
-/** Runs a program to its end; resolves its stdout, rejects with the last lines of its output. */
-export function runQuiet(command: string, args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: process.env.CI ?? '' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => fail(new Error(`${command}: ${e.message}`)));
-    child.on('close', (code, signal) => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      if (code === 0) return done(stdout);
-      const tail = `${stdout}\n${Buffer.concat(err).toString('utf8')}`.trim().split('\n').slice(-3).join(' | ');
-      fail(new Error(`\`${[command, ...args].join(' ')}\` in ${cwd} ${signal ? `was killed by ${signal}` : `exited with ${code}`}${tail ? `: ${tail}` : ''}`));
-    });
-  });
+/** Runs a program to its end; resolves its stdout, rejects with the last lines of its output (or Interrupted). */
+export async function runQuiet(command: string, args: readonly string[], cwd: string): Promise<string> {
+  const end = await runChild(command, args, cwd, true);
+  if (end.stoppedBy) throw new Interrupted(end.stoppedBy);
+  if (end.code === 0) return end.stdout;
+  const how = end.signal ? `was killed by ${end.signal}` : `exited with ${end.code}`;
+  const tail = [end.stdout.trim().split('\n').slice(-3).join(' | '), end.stderrTail].filter(Boolean).join(' | ');
+  throw new Error(`\`${[command, ...args].join(' ')}\` in ${cwd} ${how}${tail ? `: ${tail}` : ''}`);
 }
 
 const git = (root: string, ...args: string[]) => runQuiet('git', args, root).then((s) => s.trim());
@@ -91,7 +83,7 @@ export async function cachedBuild(root: string, ref: string, cacheDir: string, l
     if (finished()) return build; // built by another caller while this one waited
     log(`building ${ref} (${commit.slice(0, 12)}) in ${dir}`);
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // a build that did not finish
-    await git(root, 'worktree', 'prune');
+    // --force also takes the place of a worktree of this path that git still records but whose folder is gone.
     await git(root, 'worktree', 'add', '--detach', '--force', dir, commit);
     await installDependencies(root, dir);
     await runQuiet('npm', ['run', 'build', '--silent'], dir);

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { Interrupted, runChild } from './child.js';
 import { join } from 'node:path';
 import { CsvAppender, scanCsvFile } from '../results/csv.js';
 import type { Build } from './builds.js';
@@ -41,9 +41,6 @@ export interface InterleavedResult {
   badInput: boolean;
 }
 
-/** Thrown when a round was stopped by a signal: the run was interrupted, not failed. */
-export class RoundInterrupted extends Error {}
-
 export async function runInterleaved(o: InterleavedOptions): Promise<InterleavedResult> {
   const rounds: Record<Side, string[]> = { base: [], new: [] };
   const seconds: Record<Side, number> = { base: 0, new: 0 };
@@ -54,12 +51,17 @@ export async function runInterleaved(o: InterleavedOptions): Promise<Interleaved
     for (const side of order[r]!) {
       const build = side === 'base' ? o.base : o.next;
       const csv = join(o.outDir, `${side}-round${r + 1}.csv`);
+      // A round CSV left by an earlier ab in this folder must never stand in for one this round did not write.
+      rmSync(csv, { force: true });
       const start = performance.now();
-      const code = await runRound(build, [...o.runArgs, '--repeat', '1', '--out', csv, '--quiet'], o.cwd);
+      const { code, stderrTail } = await runRound(build, [...o.runArgs, '--repeat', '1', '--out', csv, '--quiet'], o.cwd);
       const s = (performance.now() - start) / 1000;
       seconds[side] += s;
-      if (code === 2) badInput = true;
-      if (!existsSync(csv)) throw new Error(`${build.label}: its run wrote no ${csv} (exit ${code})`);
+      if (!existsSync(csv)) throw new Error(`${build.label}: its run wrote no ${csv} (exit ${code})${stderrTail ? `: ${stderrTail}` : ''}`);
+      if (code === 2) {
+        badInput = true;
+        o.log(`${build.label}: its run met bad input (exit 2): ${stderrTail}`);
+      }
       rounds[side].push(csv);
       took.push(`${side} ${s.toFixed(1)} s`);
     }
@@ -74,29 +76,16 @@ export async function runInterleaved(o: InterleavedOptions): Promise<Interleaved
 
 /**
  * One round: the build's `run` in a process of its own. Its exit code is returned when the CSV is
- * the run's whole product (0, 1 for wrong or error rows, 2 for some bad input); anything else fails
- * with the last lines the run wrote.
+ * the run's whole product (0, 1 for wrong or error rows, 2 for some bad input); a run stopped by a
+ * signal ab passed on is Interrupted; anything else (a crash, a signal from elsewhere) fails with
+ * the last lines the run wrote.
  */
-function runRound(build: Build, args: string[], cwd: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [build.cli, 'run', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    const err: Buffer[] = [];
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    // A signal to ab stops the round's run too (it then ends as interrupted), never leaves it running alone.
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    for (const s of signals) process.on(s, forward);
-    child.on('exit', () => {
-      for (const s of signals) process.off(s, forward);
-    });
-    child.on('error', (e) => fail(new Error(`${build.label}: ${e.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0 || code === 1 || code === 2) return done(code);
-      const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' | ');
-      if (signal || code === 130 || code === 143 || code === 129) fail(new RoundInterrupted(`${build.label}: its run was interrupted`));
-      else fail(new Error(`${build.label}: its run exited with ${code}${tail ? `: ${tail}` : ''}`));
-    });
-  });
+async function runRound(build: Build, args: string[], cwd: string): Promise<{ code: number; stderrTail: string }> {
+  const end = await runChild(process.execPath, [build.cli, 'run', ...args], cwd);
+  if (end.stoppedBy) throw new Interrupted(end.stoppedBy);
+  if (end.code === 0 || end.code === 1 || end.code === 2) return { code: end.code, stderrTail: end.stderrTail };
+  const how = end.signal ? `was killed by ${end.signal}` : `exited with ${end.code}`;
+  throw new Error(`${build.label}: its run ${how}${end.stderrTail ? `: ${end.stderrTail}` : ''}`);
 }
 
 /**

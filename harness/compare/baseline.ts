@@ -103,18 +103,22 @@ export async function baselineConfigurations(config: BaselineConfig, options: Pi
   });
 }
 
+/** A --warmup other than the baseline's would be refused by the comparison: said before the rerun. */
+export function refuseDifferentWarmup(config: BaselineConfig, options: Pick<BenchCheckOptions, 'baseline' | 'out' | 'warmup' | 'compare'>): void {
+  if (options.warmup !== undefined && config.warmup !== undefined && options.warmup !== config.warmup && !options.compare.allowDifferent)
+    throw new SettingsRefusal(options.baseline, options.out, {
+      differences: [{ setting: 'warmup', configuration: '', base: String(config.warmup), next: String(options.warmup), refuses: true }],
+      unknown: [],
+    });
+}
+
 /** Reruns the configuration a baseline CSV records and compares the new run against it. */
 export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheckResult> {
   const baseline = loadRunTable(options.baseline, BASELINE_COLUMNS);
   // The run appends to its CSV: an old file would mix two runs into the comparison.
   if (existsSync(options.out)) throw new Error(`${options.out}: already exists; give a new file for the rerun`);
   const config = baselineConfig(baseline);
-  // A --warmup other than the baseline's would be refused by the comparison: say so before the rerun.
-  if (options.warmup !== undefined && config.warmup !== undefined && options.warmup !== config.warmup && !options.compare.allowDifferent)
-    throw new SettingsRefusal(options.baseline, options.out, {
-      differences: [{ setting: 'warmup', configuration: '', base: String(config.warmup), next: String(options.warmup), refuses: true }],
-      unknown: [],
-    });
+  refuseDifferentWarmup(config, options);
   const strategies = await baselineConfigurations(config, options);
   // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
   const root = recordingRoot(config.paths, options.baseline);

@@ -150,8 +150,10 @@ function formatText(result: CompareResult, table: TableFn): string {
       (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : '') +
       (result.timeAdvisory ? '; advisory only: time regressions do not fail' : ''),
     item +
-      `time fails for a strategy whose typical ratio over its pairs has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
-      `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`,
+      (result.timeAdvisory
+        ? 'time never fails here: its verdicts are advice (a baseline measured under another load; bench-check --ab judges time A/B)'
+        : `time fails for a strategy whose typical ratio over its pairs has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
+          `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`),
     item + 'order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)',
   );
 

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { combineRounds, explicitPuzzles, reservedRunOption, roundOrder, withWarmup } from '../../harness/ab/ab.js';
+import { combineRounds, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
@@ -54,21 +54,20 @@ describe('ab rounds', () => {
     expect(records[3]!.error).toBe('a "quoted",\nmessage');
   });
 
-  it('write the warm-up out for both sides unless the arguments (or a definition) set one', () => {
-    expect(withWarmup(['x.non', '-s', 'sat'])).toEqual(['x.non', '-s', 'sat', '--warmup', '1']);
-    expect(withWarmup(['x.non', '--warmup', '3'])).toEqual(['x.non', '--warmup', '3']);
-    expect(withWarmup(['x.non', '--warmup=0'])).toEqual(['x.non', '--warmup=0']);
-    expect(withWarmup(['--config', 'bench.yaml'])).toEqual(['--config', 'bench.yaml']);
-  });
-
-  it("write a suite, or the default corpus, out as this checkout's paths, so both builds solve the same files", () => {
+  it("write out the puzzles (a suite, a definition's, the default corpus) as this checkout's paths, and the warm-up, workers and memory", () => {
     const quick = suitePaths('quick').map((p) => relative(PACKAGE_ROOT, p));
-    expect(explicitPuzzles(['--suite', 'quick', '-s', 'sat'], PACKAGE_ROOT)).toEqual([...quick, '-s', 'sat']);
-    expect(explicitPuzzles(['x.non', '--suite=quick'], PACKAGE_ROOT)).toEqual(['x.non', ...quick]);
-    expect(explicitPuzzles(['-s', 'sat', '--timeout', '2'], PACKAGE_ROOT)).toEqual(['corpus/puzzles', '-s', 'sat', '--timeout', '2']);
-    expect(explicitPuzzles(['--timeout', '2', 'a.non', '--quiet'], PACKAGE_ROOT)).toEqual(['--timeout', '2', 'a.non', '--quiet']);
-    expect(explicitPuzzles(['--config', 'bench.yaml'], PACKAGE_ROOT)).toEqual(['--config', 'bench.yaml']);
-    expect(explicitPuzzles(['-s', 'sat'], join(PACKAGE_ROOT, 'reports'))).toEqual(['../corpus/puzzles', '-s', 'sat']);
+    const settings = ['--warmup', '1', '--workers', '2', '--memory', '2048'];
+    const run = (args: string[], cwd = PACKAGE_ROOT) => explicitRun(args, cwd, 2);
+    expect(run(['--suite', 'quick', '-s', 'sat'])).toEqual([...quick, '-s', 'sat', ...settings]);
+    expect(run(['x.non', '--suite=quick'])).toEqual(['x.non', ...quick, ...settings]);
+    expect(run(['-s', 'sat', '--timeout', '2'])).toEqual(['corpus/puzzles', '-s', 'sat', '--timeout', '2', ...settings]);
+    expect(run(['--timeout', '2', 'a.non', '--quiet', '--warmup=0', '--workers', '1'])).toEqual(['--timeout', '2', 'a.non', '--quiet', '--warmup=0', '--workers', '1', '--memory', '2048']);
+    expect(run(['-s', 'sat'], join(PACKAGE_ROOT, 'reports'))).toEqual(['../corpus/puzzles', '-s', 'sat', ...settings]);
+    // A definition: its puzzles written out (they would be looked up in each build's folder), its settings kept.
+    const dir = temp();
+    writeFileSync(join(dir, 'bench.yaml'), 'puzzles: [quick]\nconfigurations: [{ strategy: sat }]\nwarmup: 2\n');
+    expect(run(['--config', join(dir, 'bench.yaml')])).toEqual([...quick, '--config', join(dir, 'bench.yaml'), '--workers', '2', '--memory', '2048']);
+    expect(run(['a.non', '--config', join(dir, 'bench.yaml'), '--memory=512'])).toEqual(['a.non', '--config', join(dir, 'bench.yaml'), '--memory=512', '--workers', '2']);
   });
 
   it('leave --repeat, --out, --resume and --shard to ab itself', () => {

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
-import { abRun, defaultCacheDir, RoundInterrupted } from '../../ab/ab.js';
+import { randomBytes } from 'node:crypto';
+import { abRun, defaultCacheDir, Interrupted } from '../../ab/ab.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { defaultRunsPath } from '../../io/output-path.js';
-import { EXIT_INTERRUPTED, UsageError } from '../../io/thrown.js';
+import { UsageError } from '../../io/thrown.js';
 import { positiveInt } from '../options.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { SettingsRefusal } from '../../compare/compare.js';
@@ -30,7 +31,8 @@ export function registerAb(program: Command): void {
     const runArgs = dash >= 0 ? raw.slice(dash + 1) : [];
     const refs = rest.slice(0, rest.length - runArgs.length);
     if (refs.length > 1) throw new UsageError(`ab takes at most two refs (got ${[base, ...refs].join(' ')}); give run's puzzles and options after --`);
-    const outDir = o.outDir ?? defaultRunsPath('ab-').replace(/\.csv$/, '');
+    // Two ab runs started in the same second get folders of their own.
+    const outDir = o.outDir ?? `${defaultRunsPath('ab-').replace(/\.csv$/, '')}-${randomBytes(2).toString('hex')}`;
     const log = (line: string) => process.stderr.write(`${line}\n`);
     let result;
     try {
@@ -47,9 +49,9 @@ export function registerAb(program: Command): void {
       });
     } catch (err) {
       if (err instanceof SettingsRefusal) return printRefusal('ab', err);
-      if (err instanceof RoundInterrupted) {
+      if (err instanceof Interrupted) {
         log(`ab: interrupted; the rounds run so far are in ${outDir}`);
-        process.exitCode = EXIT_INTERRUPTED;
+        process.exitCode = err.exitCode;
         return;
       }
       throw err;

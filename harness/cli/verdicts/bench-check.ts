@@ -8,9 +8,8 @@ import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { SettingsRefusal } from '../../compare/compare.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { benchCheckAb } from '../../ab/bench-check-ab.js';
-import { defaultCacheDir, RoundInterrupted } from '../../ab/ab.js';
+import { defaultCacheDir, Interrupted } from '../../ab/ab.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { EXIT_INTERRUPTED } from '../../io/thrown.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -68,9 +67,9 @@ export function registerBenchCheck(program: Command): void {
       emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
       process.exitCode = check.exitCode;
     } catch (err) {
-      if (err instanceof RoundInterrupted) {
+      if (err instanceof Interrupted) {
         process.stderr.write('bench-check: interrupted\n');
-        process.exitCode = EXIT_INTERRUPTED;
+        process.exitCode = err.exitCode;
         return;
       }
       if (!(err instanceof SettingsRefusal)) throw err;
