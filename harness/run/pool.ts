@@ -18,6 +18,8 @@ export interface PoolOptions {
   memoryMb: number;
   /** The worker module (an absolute path); default the strategy-running worker. */
   filename?: string;
+  /** Told once for each thread group whose warm-up failed: its threads measure cold from then on. */
+  onColdThreads?: (line: string) => void;
 }
 
 /** Extra time a strategy gets past its soft limit before its thread is terminated. */
@@ -40,6 +42,12 @@ export function taskLimitMs(timeoutMs: number, warmup: number): number {
 
 /** What each configuration's warm-up solves may take in one round of a thread's warm-up (see warmUp in worker.ts). */
 export const WARMUP_CONFIG_MS = 300;
+/**
+ * What a thread's warm-up may take beyond its solves before it is stopped: the thread's start-up
+ * (module loading, calibration) counts from the task's submission, and takes seconds on a busy
+ * machine. The limit only has to catch a strategy that ignores its deadline.
+ */
+const WARMUP_START_MS = 2000;
 /** The most puzzles a warm-up solves: enough to show every kind in a run, few enough to stay short. */
 export const WARMUP_PUZZLES = 64;
 
@@ -196,6 +204,9 @@ export class SolverPool {
     const outcome = await this.runOnce(task, warmup);
     if (outcome !== WARMUP_FAILED) return outcome;
     this.coldGroups.add(group);
+    this.options.onColdThreads?.(
+      `nonobench: the thread warm-up of ${group || 'the built-in strategies'} failed (a strategy overran its deadline or its memory on one of the run's puzzles): those threads measure cold from here`,
+    );
     // Without a warm-up, it cannot fail in one.
     return this.runOnce(task, undefined) as Promise<TaskOutcome>;
   }
@@ -206,7 +217,7 @@ export class SolverPool {
     this.inFlight.add(flight);
     // The thread's warm-up has a limit of its own, from the start; the task's limit counts from its end.
     const limit = taskLimitMs(task.timeoutMs, task.warmup);
-    const warmupLimit = warmup ? hardLimitMs(task.warmup * warmup.roundMs) : 0;
+    const warmupLimit = warmup ? hardLimitMs(task.warmup * warmup.roundMs) + WARMUP_START_MS : 0;
     const deadline = () => (usage[USAGE_WARMUP]! < 0 ? warmupLimit : limit + usage[USAGE_WARMUP]!);
     let timer: NodeJS.Timeout | undefined;
     const expire = () => {

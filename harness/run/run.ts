@@ -78,7 +78,8 @@ export const DEFAULT_MEMORY_MB = 2048;
  */
 export async function runCorpus(options: RunOptions): Promise<RunResult> {
   // The threads start first, so that their start-up overlaps with reading the corpus.
-  const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb });
+  const log = options.log ?? process.stderr;
+  const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, onColdThreads: (line) => log.write(`${line}\n`) });
   try {
     return await runOnPool(pool, options);
   } finally {

@@ -86,10 +86,16 @@ describe('run: warm-up', () => {
     // Spins for good on the second solve of its thread when that is puzzle #2: in the first thread's
     // warm-up (#1, #2, …), never in a task (#1's warm-up and measured solves come first).
     const spins = plugin("globalThis.solves = (globalThis.solves ?? 0) + 1; if (globalThis.solves === 2 && puzzle.meta.title === 'tiny 5x5 #2') for (;;) {}");
-    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [spins], warmup: 1, timeoutS: 0.05 }));
+    const said: string[] = [];
+    const log = { write: (text: string) => said.push(text) } as unknown as NodeJS.WriteStream;
+    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [spins], warmup: 1, timeoutS: 0.05, log }));
     expect(rows(r.out).map((x) => [x.puzzle_path, x.status, x.error])).toEqual([
       [`${TINY}#1`, 'stuck', ''],
       [`${TINY}#2`, 'stuck', ''],
+    ]);
+    // Said once, so that a user knows these times are cold.
+    expect(said.filter((line) => line.includes('thread warm-up')).map((line) => line.trim())).toEqual([
+      `nonobench: the thread warm-up of ${spins} failed (a strategy overran its deadline or its memory on one of the run's puzzles): those threads measure cold from here`,
     ]);
   });
 
