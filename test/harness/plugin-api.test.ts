@@ -65,7 +65,7 @@ describe('plugin modules are imported only in threads of their own', () => {
   it('one that loops forever at import time gives timeout rows, not a hung run', () => {
     const out = join(dir(), 'loop.csv');
     const started = performance.now();
-    const r = runCli('run', 'test/fixtures/harness/tiny.json#1', 'test/fixtures/harness/tiny.json#2', '--strategies', 'test/fixtures/harness/loop-at-import.mjs,overlap', '--timeout', '0.4', '--workers', '1', '--out', out, '--quiet');
+    const r = runCli('run', 'test/fixtures/harness/tiny.json#1', 'test/fixtures/harness/tiny.json#2', '--strategies', 'test/fixtures/harness/loop-at-import.mjs,overlap', '--timeout', '0.4', '--workers', '1', '--warmup', '0', '--out', out, '--quiet');
     expect(r.code).toBe(0);
     expect(performance.now() - started).toBeLessThan(30_000);
     const rows = parseCsv(readFileSync(out, 'utf8')).records;
