@@ -109,11 +109,16 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   return abBuilds(base, next, { ...o, runArgs: explicitRun(o.runArgs, o.cwd, defaultWorkers()) });
 }
 
-/** Runs two builds interleaved and compares NEW against BASE. */
-export async function abBuilds(base: Build, next: Build, o: Pick<AbOptions, 'runArgs' | 'rounds' | 'outDir' | 'cwd' | 'compare' | 'log'>): Promise<AbResult> {
+/** Runs two builds interleaved over the same tasks: each side's rounds joined into one CSV. */
+export async function abRounds(base: Build, next: Build, o: Pick<AbOptions, 'runArgs' | 'rounds' | 'outDir' | 'cwd' | 'log'>): Promise<InterleavedResult> {
   mkdirSync(o.outDir, { recursive: true });
   o.log(`A/B: base ${base.label} (${base.commit.slice(0, 12)}) against new ${next.label} (${next.commit.slice(0, 12)}), ${o.rounds} rounds, CSVs in ${o.outDir}`);
-  const runs = await runInterleaved({ base, next, runArgs: o.runArgs, rounds: o.rounds, outDir: o.outDir, cwd: o.cwd, log: o.log });
+  return runInterleaved({ base, next, runArgs: o.runArgs, rounds: o.rounds, outDir: o.outDir, cwd: o.cwd, log: o.log });
+}
+
+/** Runs two builds interleaved and compares NEW against BASE. */
+export async function abBuilds(base: Build, next: Build, o: Pick<AbOptions, 'runArgs' | 'rounds' | 'outDir' | 'cwd' | 'compare' | 'log'>): Promise<AbResult> {
+  const runs = await abRounds(base, next, o);
   const comparison = compareRuns(loadRunTable(runs.baseCsv), loadRunTable(runs.newCsv), o.compare);
   return { base, next, runs, comparison };
 }

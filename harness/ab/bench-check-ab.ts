@@ -7,7 +7,7 @@ import { BASELINE_COLUMNS, baselineConfig, type BaselineConfig } from '../compar
 import { compareRuns, loadRunTable, type CompareResult } from '../compare/compare.js';
 import type { ConfigSpec } from '../config/configurations.js';
 import { runEnvironment } from '../run/environment.js';
-import { abBuilds } from './ab.js';
+import { abRounds } from './ab.js';
 import { cachedBuild, cliOf, nonobenchCheckout, type Build } from './builds.js';
 
 /**
@@ -83,12 +83,12 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   const base = await cachedBuild(root, commit, options.cacheDir, log);
   const next: Build = { label: 'this checkout', commit: runEnvironment().git_commit || 'unknown', dir: PACKAGE_ROOT, cli: cliOf(PACKAGE_ROOT) };
   const cwd = recordingRoot(config.paths, options.baseline);
-  const ab = await abBuilds(base, next, { runArgs, rounds: config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, compare: options.compare, log });
-  renameSync(ab.runs.newCsv, out);
+  const runs = await abRounds(base, next, { runArgs, rounds: config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, log });
+  // This checkout's rounds are the rerun, under the name the output shows.
+  renameSync(runs.newCsv, out);
   const rerun = loadRunTable(out);
   const facts = withAdvisoryTime(compareRuns(baseline, rerun, options.compare));
-  // Compared again under the rerun's own name, which the output shows.
-  const time = compareRuns(loadRunTable(ab.runs.baseCsv), rerun, options.compare);
+  const time = compareRuns(loadRunTable(runs.baseCsv), rerun, options.compare);
   const failed = facts.failed || time.failed;
   return {
     config,
@@ -97,6 +97,6 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
     time,
     rerun: out,
     tasksRun: rerun.size,
-    exitCode: failed ? 1 : ab.runs.badInput ? 2 : 0,
+    exitCode: failed ? 1 : runs.badInput ? 2 : 0,
   };
 }

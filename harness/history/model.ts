@@ -1,3 +1,4 @@
+import { createRng } from '../../corpus/random.js';
 import { leastSquaresFactors, poissonFactors } from './fit.js';
 
 /**
@@ -129,17 +130,6 @@ function counts(panel: Panel): { perPuzzle: Float64Array; perCommit: Float64Arra
   return { perPuzzle, perCommit };
 }
 
-/** mulberry32: a small seeded generator, so that the intervals are reproducible. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /**
  * The levels: a commit's level is `level(k, S)` of the sum S over its observations of
  * `term(i, value)`; the interval comes from the same sums over resampled repetitions.
@@ -151,7 +141,9 @@ function levels(panel: Panel, ofCommit: Int32Array, ofPuzzle: Int32Array, term: 
   const sums = new Float64Array(panel.commits);
   for (let i = 0; i < panel.size; i++) sums[panel.commit[i]!]! += term(i, panel.y[i]!);
   const replicas = Array.from({ length: panel.commits }, () => new Float64Array(RESAMPLES));
-  const rand = generator(SEED);
+  // Seeded, so that the intervals are the same each time the page is made.
+  const rng = createRng(SEED);
+  const rand = () => rng.nextUint32() / 2 ** 32;
   let most = 1;
   for (let i = 0; i < panel.size; i++) most = Math.max(most, panel.start[i + 1]! - panel.start[i]!);
   const scratch = new Float64Array(most);

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { TIME_FLOOR_MS } from '../compare/stats.js';
 import { DASHES, OKABE_ITO, renderSvg } from '../report/charts.js';
-import { escapeHtml, htmlFacts, htmlTable, paragraph, REPORT_CSS } from '../report/html.js';
+import { escapeHtml, htmlFacts, htmlTable, paragraph, htmlPage } from '../report/html.js';
 import { writeOutputFile } from '../io/output-path.js';
 import type { Collection } from './collect.js';
 import { basisColumn, buildHistory, collect, METRICS, stepLine, type History, type HistoryOptions, type HistoryStep, type Metric } from './history.js';
@@ -170,22 +170,7 @@ export async function buildHistoryPage(h: History): Promise<string> {
     sections.push(`<figure class="trend" data-metric="${escapeHtml(metric)}">${svg}<figcaption>${escapeHtml(METRIC_CAPTION[metric])}</figcaption></figure>`);
   }
   sections.push('<h2>Figures</h2>', paragraph('Each value with its 95% interval in brackets.'), figuresTable(h));
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>nonobench history</title>',
-    `<style>${REPORT_CSS}</style>`,
-    '</head>',
-    '<body>',
-    ...sections,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage('nonobench history', sections);
 }
 
 /**

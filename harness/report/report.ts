@@ -8,7 +8,7 @@ import type { RunColumn } from '../results/row.js';
 import { figure as fmt } from '../results/scores.js';
 import { cactusSpec, DASHES, OKABE_ITO, renderSvg, scatterOutcome, scatterSpec, type CactusSeries, type ScatterPoint } from './charts.js';
 import { describeStatuses, reportData, SOLVED, UNSOLVED, type ReportData, type RunData, type Series } from './data.js';
-import { escapeHtml, htmlFacts, paragraph, REPORT_CSS } from './html.js';
+import { escapeHtml, htmlFacts, paragraph, htmlPage } from './html.js';
 import { configurationTable, guessingSection, overlayTable, puzzleTable, unitOf } from './tables.js';
 
 export { GUESSING_STRATEGIES } from './tables.js';
@@ -201,23 +201,7 @@ export async function buildReport(csv: RunCsv | RunTable | readonly (RunCsv | Ru
     '<h2>Puzzles that need guessing</h2>',
     guessingSection(data),
   ];
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    // Nothing may be fetched: the page must look the same offline.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
-    '</head>',
-    '<body>',
-    ...sections,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage(title, sections);
 }
 
 /** `runs/x.csv` → `runs/x.html`; for two runs, beside NEW: `runs/new-vs-base.html`. */

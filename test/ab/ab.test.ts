@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -153,6 +153,35 @@ describe('nonobench ab', () => {
       const dirty = await cli('bench-check', '--ab', '--baseline', atCommit(`${head}-dirty`), '--cache-dir', cache, '--run-out', join(dir, 'dirty.csv'));
       expect(dirty.code).toBe(2);
       expect(dirty.stderr).toMatch(/uncommitted changes .*which no commit reproduces/);
+      // A baseline from a definition is refused before anything is built or run.
+      const fromDefinition = join(dir, 'from-definition.csv');
+      writeCsv(fromDefinition, columns, records.map((r) => ({ ...r, git_commit: head, definition: 'bench.yaml@0123abcd' })));
+      const refusedDefinition = await cli('bench-check', '--ab', '--baseline', fromDefinition, '--cache-dir', cache, '--run-out', join(dir, 'def.csv'));
+      expect(refusedDefinition.code).toBe(2);
+      expect(refusedDefinition.stderr).toMatch(/recorded from a benchmark definition \(bench\.yaml@0123abcd\).*without --ab/);
+      expect(existsSync(join(dir, 'def-ab'))).toBe(false);
+
+      // Ctrl-C reaches ab, which passes it on once to the round's run (in a process group of its own): exit 130, nothing left running.
+      const interruptedDir = join(temp(), 'interrupted');
+      const child = spawn(process.execPath, [join(PACKAGE_ROOT, CLI), 'ab', 'HEAD', 'HEAD', '--rounds', '20', '--cache-dir', cache, '--out-dir', interruptedDir, '--', ...puzzles, '-s', 'sat,probe,backtrack'], {
+        cwd: PACKAGE_ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let said = '';
+      child.stderr.on('data', (b: Buffer) => (said += b.toString()));
+      const ended = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+      while (!/round 1\/20/.test(said)) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGINT');
+      expect(await ended).toBe(130);
+      expect(said).toMatch(/ab: interrupted; the rounds run so far are in /);
+      const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(interruptedDir);
+        } catch {
+          return false;
+        }
+      })());
+      expect(left).toEqual([]);
     } finally {
       for (const dir of existsSync(cache) ? readdirSync(cache) : []) if (/^[0-9a-f]{40}$/.test(dir)) await run('git', ['worktree', 'remove', '--force', join(cache, dir)], { cwd: PACKAGE_ROOT }).catch(() => {});
     }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benjaminiHochberg, familyShift, signedRankNull } from '../../harness/compare/family.js';
+import { seeded } from '../bench/seeded.js';
 
 /** W+ by enumerating every sign pattern: the definition the recurrence must match. */
 function bruteSignedRank(n: number): number[] {
@@ -14,15 +15,6 @@ function bruteSignedRank(n: number): number[] {
   return counts.map((c) => c / (1 << n));
 }
 
-/** A deterministic generator (mulberry32), so a coverage figure is the same on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the signed-rank null distribution', () => {
   it('is the distribution of W+ over all sign patterns', () => {
@@ -54,7 +46,7 @@ describe('familyShift', () => {
   });
 
   it('covers the true factor at least as often as it claims, for noisy ratios (exact, approximate and sign-test sizes)', () => {
-    const rnd = random(7);
+    const rnd = seeded(7);
     // Multiplicative noise with heavy tails: a few ratios far off, as descheduled repetitions give.
     const noisy = (factor: number) => factor * Math.exp((rnd() - 0.5) * 0.4 + (rnd() < 0.05 ? (rnd() - 0.5) * 3 : 0));
     for (const [n, trials] of [
@@ -77,7 +69,7 @@ describe('familyShift', () => {
   });
 
   it('separates a 25% slowdown from none over 45 puzzles with 15% noise', () => {
-    const rnd = random(3);
+    const rnd = seeded(3);
     const ratios = (factor: number) => Array.from({ length: 45 }, () => factor * Math.exp((rnd() - 0.5) * 0.5));
     for (let t = 0; t < 50; t++) {
       expect(familyShift(ratios(1.25), 0.95).low!).toBeGreaterThan(1.1);
