@@ -1,6 +1,6 @@
 import { isSolution } from '../../corpus/grid.js';
 import { createRng, type Rng } from '../../corpus/random.js';
-import { EMPTY, FILLED, type Grid, type Puzzle } from '../../corpus/model.js';
+import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
 import { luby } from '../common/luby.js';
 import { Propagator } from '../propagation/propagator.js';
@@ -49,6 +49,12 @@ export class BacktrackSearch {
   /** Set when the current run gave up on its budget. */
   private cutOff = false;
   private restarts = 0;
+  /** Decisions the next run may take (with restarts). */
+  private runBudget: number;
+  /** The whole tree is explored (or the root has no solution left): no run can find more. */
+  private exhausted = false;
+  /** The first propagation proved that the puzzle has no solution. */
+  private rootContradiction = false;
   /** Perturbs choices in runs after the first; null in the first run. */
   private rng: Rng | null = null;
   private readonly seen = new Set<string>();
@@ -67,6 +73,7 @@ export class BacktrackSearch {
     this.prober = settings.probing ? new Prober(this.prop) : null;
     this.chooser = new BranchChooser(this.prop);
     this.rankByProbes = settings.probing && settings.probeRanks;
+    this.runBudget = settings.restartBudget;
     if (this.prober) {
       this.prober.scope = settings.probeScope;
       this.prober.rememberRates = settings.rememberRates;
@@ -75,51 +82,113 @@ export class BacktrackSearch {
   }
 
   run(): SolveResult {
-    const prop = this.prop;
-    if (!this.propagated) {
-      prop.enqueueAll();
-      if (!prop.propagate()) return this.result('contradiction', prop.grid.slice());
-      if (prop.stopped) return this.result('timeout', prop.grid.slice());
-    }
-
+    const alive = this.begin();
+    if (this.rootContradiction) return this.result('contradiction', this.prop.grid.slice());
     // Probing at the root adds forced deductions only; the partial grid reported is after them.
-    const rootAlive = this.prober ? this.probeNode(0) : true;
-    const rootGrid = prop.grid.slice();
-    if (this.stopped) return this.result('timeout', rootGrid);
-    if (rootAlive) this.searchWithRestarts();
-    const grid = this.solutions[0] ?? rootGrid;
-    if (this.stopped) return this.result('timeout', grid);
-    return this.result(statusOfSolutions(this.solutions.length, this.options.maxSolutions), grid);
+    const rootGrid = this.prop.grid.slice();
+    if (alive) while (!this.runOnce());
+    return this.finish(rootGrid);
   }
 
   /**
-   * Runs the search from the root, restarting with a larger budget while a run is cut off. A run
-   * that ends within its budget explored its whole tree, so its outcome is final; solutions found
-   * by cut-off runs are real and kept (duplicates are dropped).
+   * Prepares the root: the first propagation (unless the search starts from a given fixpoint) and,
+   * with probing, root probing. Returns false when no run is needed: the puzzle has no solution
+   * (`rootContradiction` when the first propagation proved it) or the limit fired (`stopped`).
    */
-  private searchWithRestarts(): void {
-    if (!this.settings.restarts) {
-      this.search(0);
-      return;
-    }
-    const unit = this.settings.restartBudget;
-    let budget = unit;
-    for (;;) {
-      this.cutOff = false;
-      this.budgetEnd = this.decisions + budget;
-      this.search(0);
-      if (!this.cutOff || this.stopped || this.solutions.length >= this.options.maxSolutions) return;
-      this.restarts++;
-      budget = this.settings.restartPlan === 'luby' ? unit * luby(this.restarts) : Math.ceil(budget * RESTART_GROWTH);
-      // Later runs break ties and order values at random (seeded: the same puzzle, the same runs).
-      this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
-      if (this.prober) {
-        this.prober.jitter = this.rng;
-        this.prober.selectRemembered();
-        // Heavy tails differ between choices: alternating them is a small portfolio.
-        if (this.settings.probeRanks && this.settings.alternate) this.rankByProbes = !this.rankByProbes;
+  begin(): boolean {
+    const prop = this.prop;
+    if (!this.propagated) {
+      prop.enqueueAll();
+      if (!prop.propagate()) {
+        this.rootContradiction = this.exhausted = true;
+        return false;
+      }
+      if (prop.stopped) {
+        this.stopped = true;
+        return false;
       }
     }
+    if (this.prober && !this.probeNode(0)) this.exhausted = true;
+    return !this.exhausted && !this.stopped;
+  }
+
+  /** The result once the runs are over: the first solution found, else `grid` (what was deduced). */
+  finish(grid: Grid): SolveResult {
+    const best = this.solutions[0] ?? grid;
+    if (this.stopped) return this.result('timeout', best);
+    return this.result(statusOfSolutions(this.solutions.length, this.options.maxSolutions), best);
+  }
+
+  /**
+   * One run of the search from the root. Without restarts it is the whole search; with them, a run
+   * gives up once it has spent its budget of decisions, and the next run gets a larger one. A run
+   * that ends within its budget explored its whole tree, so its outcome is final; solutions found by
+   * cut-off runs are real and kept (duplicates are dropped). Returns true when no further run is
+   * needed: the tree is explored, enough solutions are known, or the limit fired.
+   */
+  runOnce(): boolean {
+    if (this.exhausted) return true;
+    this.cutOff = false;
+    this.budgetEnd = this.settings.restarts ? this.decisions + this.runBudget : Infinity;
+    this.search(0);
+    if (!this.cutOff && !this.stopped) this.exhausted = true;
+    if (!this.cutOff || this.stopped || this.solutions.length >= this.options.maxSolutions) return true;
+    this.restarts++;
+    const unit = this.settings.restartBudget;
+    this.runBudget = this.settings.restartPlan === 'luby' ? unit * luby(this.restarts) : Math.ceil(this.runBudget * RESTART_GROWTH);
+    // Later runs break ties and order values at random (seeded: the same puzzle, the same runs).
+    this.rng ??= createRng(parseInt(this.puzzle.id.slice(0, 8), 16) || 1);
+    if (this.prober) {
+      this.prober.jitter = this.rng;
+      this.prober.selectRemembered();
+      // Heavy tails differ between choices: alternating them is a small portfolio.
+      if (this.settings.probeRanks && this.settings.alternate) this.rankByProbes = !this.rankByProbes;
+    }
+    return false;
+  }
+
+  /** Which cells the probes of later nodes try (see Prober.scope); a portfolio may vary it between runs. */
+  set probeScope(scope: SearchSettings['probeScope']) {
+    if (this.prober) this.prober.scope = scope;
+  }
+
+  /** Decisions the next run may take (Infinity without restarts). */
+  get nextRunBudget(): number {
+    return this.settings.restarts ? this.runBudget : Infinity;
+  }
+
+  /** True once no run can find another solution: the tree is explored or the root has none left. */
+  get isExhausted(): boolean {
+    return this.exhausted;
+  }
+
+  /**
+   * Counts a solution found by other means (another search of the same puzzle), so that this search
+   * stops at `maxSolutions` in all and does not report it twice. It must satisfy the clues.
+   */
+  noteSolution(grid: Grid): void {
+    this.remember(grid.slice());
+  }
+
+  /**
+   * Between runs: sets root cells that hold in every solution not yet found (facts another search
+   * proved) and propagates them. Returns false when that leaves no solution, which ends the search.
+   */
+  assumeAtRoot(cells: ArrayLike<number>, values: ArrayLike<number>): boolean {
+    const prop = this.prop;
+    if (this.exhausted) return false;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      if (prop.grid[cell] === UNKNOWN) prop.assign(cell, values[i]!);
+      else if (prop.grid[cell] !== values[i]) {
+        prop.clearQueue();
+        this.exhausted = true;
+        return false;
+      }
+    }
+    if (!prop.propagate()) this.exhausted = true;
+    if (prop.stopped) this.stopped = true;
+    return !this.exhausted;
   }
 
   private result(status: SolveResult['status'], grid: Grid): SolveResult {
@@ -202,7 +271,11 @@ export class BacktrackSearch {
     const grid = this.prop.grid.slice();
     if (!isSolution(this.puzzle, grid))
       throw new Error(`backtrack: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);
-    // A later run may meet a solution an earlier, cut-off run already found.
+    this.remember(grid);
+  }
+
+  /** Adds a solution unless it is known already (a later run may meet one an earlier, cut-off run found). */
+  private remember(grid: Grid): void {
     const key = Buffer.from(grid.buffer, grid.byteOffset, grid.length).toString('latin1');
     if (this.seen.has(key)) return;
     this.seen.add(key);

@@ -5,9 +5,10 @@ import { enumeration } from './enumeration.js';
 import { sat } from './sat.js';
 import { overlapStrategy } from './overlap.js';
 import { backtrackStrategy, probeStrategy } from './backtrack.js';
+import { autoStrategy } from './auto.js';
 
 /** Built-in strategies, in the order reports list them. */
-const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat];
+const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat, autoStrategy];
 
 export function builtInStrategies(): readonly Strategy[] {
   return BUILT_IN;

@@ -1,10 +1,10 @@
-import { isSolution } from '../../corpus/grid.js';
-import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
-import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, ENCODINGS, type EncodingName } from '../sat/encodings/encode.js';
+import type { Grid, Puzzle } from '../../corpus/model.js';
+import { DEFAULT_ENCODING, ENCODINGS, type EncodingName } from '../sat/encodings/encode.js';
 import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
-import { SatSolver } from '../sat/engine/solver.js';
-import { emptyMetrics, statusOfSolutions, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
+import type { SatStats } from '../sat/engine/solver.js';
+import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
+import { emptyMetrics, statusOfSolutions, type SolveMetrics, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
 /** The parameters of `sat`. */
@@ -20,9 +20,6 @@ export const SAT_PARAMS: readonly ParamSpec[] = [
     meaning: 'let the engine branch on cell variables only',
   },
 ];
-
-/** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
-const LOAD_POLL_MASK = (1 << 14) - 1;
 
 /**
  * Solving through CNF and the CDCL engine. Line propagation first settles what it can (param
@@ -66,66 +63,45 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
-  // Encoding and loading a large CNF take seconds at 200×200: both poll the limit as they go.
-  if (options.shouldStop()) return finish('timeout', known, []);
-  const cnf = encodeNonogramFlat(puzzle, {
-    known: usePropagation ? known : undefined,
+  const sat = PuzzleSat.load(puzzle, {
+    known,
     encoding,
+    cellDecisions: branchOnCellsOnly,
     shouldStop: options.shouldStop,
+    onEncoded: (variables, clauses) => Object.assign(metrics.extra, { variables, clauses }),
   });
-  if (!cnf) return finish('timeout', known, []);
-  const { clauses } = cnf;
-  metrics.extra.variables = cnf.numVars;
-  metrics.extra.clauses = clauses.count;
-  const engine = new SatSolver(cnf.numVars);
-  for (let i = 0; i < clauses.count; i++) {
-    if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
-    if ((i & LOAD_POLL_MASK) === LOAD_POLL_MASK && options.shouldStop()) return finish('timeout', known, []);
-  }
-  // Auxiliary variables follow from the cells by propagation (see encode.ts).
-  if (branchOnCellsOnly) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
-  if (options.shouldStop()) return finish('timeout', known, []);
+  if (!sat) return finish('timeout', known, []);
 
   const solutions: Grid[] = [];
   let timedOut = false;
   while (solutions.length < options.maxSolutions) {
-    const outcome = engine.solve({ shouldStop: options.shouldStop });
-    if (outcome === 'unknown') {
+    const step = sat.next();
+    if (step === 'unknown') {
       timedOut = true;
       break;
     }
-    if (outcome === 'unsat') break;
-    const grid = decodeGrid(puzzle, (v) => engine.value(v));
-    if (!isSolution(puzzle, grid)) throw new Error(`sat: a model of puzzle ${puzzle.id} does not satisfy its clues`);
-    solutions.push(grid);
-    if (solutions.length < options.maxSolutions && !engine.addClause(blockingClause(grid, known))) break;
+    if (step === 'none') break;
+    solutions.push(sat.solution!);
+    if (solutions.length < options.maxSolutions && !sat.exclude(sat.solution!)) break;
   }
+  addEngineMetrics(metrics, sat.stats);
 
-  const stats = engine.stats;
+  if (timedOut) return finish('timeout', solutions[0] ?? sat.fixedGrid(), solutions);
+  const status = statusOfSolutions(solutions.length, options.maxSolutions);
+  return finish(status, solutions[0] ?? known, solutions);
+}
+
+/** The engine's counters in a result: dead ends are conflicts, decisions and depth are the engine's. */
+export function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
   metrics.deadEnds += stats.conflicts;
-  metrics.decisions = stats.decisions;
-  metrics.maxDepth = stats.maxDecisionLevel;
+  metrics.decisions += stats.decisions;
+  metrics.maxDepth = Math.max(metrics.maxDepth, stats.maxDecisionLevel);
   metrics.extra.propagations = stats.propagations;
   metrics.extra.learntClauses = stats.learnts;
   metrics.extra.restarts = stats.restarts;
   metrics.extra.rephases = stats.rephases;
   metrics.extra.deletedClauses = stats.deletedClauses;
   metrics.extra.satisfiedRemoved = stats.satisfiedRemoved;
-
-  if (timedOut) return finish('timeout', solutions[0] ?? withFixedCells(known, engine), solutions);
-  const status = statusOfSolutions(solutions.length, options.maxSolutions);
-  return finish(status, solutions[0] ?? known, solutions);
-}
-
-/** The known cells plus those the engine has fixed at level 0 (for a partial answer on timeout). */
-function withFixedCells(known: Grid, engine: SatSolver): Grid {
-  const grid = known.slice();
-  for (let i = 0; i < grid.length; i++) {
-    if (grid[i] !== UNKNOWN) continue;
-    const value = engine.fixedValue(i + 1);
-    if (value !== undefined) grid[i] = value ? FILLED : EMPTY;
-  }
-  return grid;
 }
 
 export const sat: SyncStrategy = {

@@ -234,7 +234,7 @@ describe('usage errors and progress', () => {
   });
 
   it('so does a bad value a command finds itself, before it runs anything', () => {
-    const known = 'known: enumeration, overlap, backtrack, probe, sat; or give a module path';
+    const known = 'known: enumeration, overlap, backtrack, probe, sat, auto; or give a module path';
     expect(cli('run', CROSS, '--shard', '0/2')).toMatchObject({ code: 2, err: 'nonobench: --shard expects K/N with 1 ≤ K ≤ N, or auto, got "0/2"\n(see nonobench run --help)\n' });
     expect(cli('run', CROSS, '--strategies', 'overlap,bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench run --help)\n` });
     expect(cli('solve', CROSS, '-s', 'bogus')).toMatchObject({ code: 2, err: `nonobench: unknown strategy "bogus" (${known})\n(see nonobench solve --help)\n` });

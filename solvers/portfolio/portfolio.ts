@@ -1,0 +1,205 @@
+import { countKnown, isSolution } from '../../corpus/grid.js';
+import { UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
+import { statusOfSolutions, type SolveMetrics, type SolveOptions, type SolveResult } from '../api/types.js';
+import { solveResult } from '../api/result.js';
+import { ExactLineSolver } from '../line/exact.js';
+import { Propagator } from '../propagation/propagator.js';
+import { BacktrackSearch } from '../search/backtrack.js';
+import type { SearchSettings } from '../search/settings.js';
+import type { EncodingName } from '../sat/encodings/encode.js';
+import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
+import { clueSymmetries, mapGrid, type Symmetry } from './symmetry.js';
+
+export interface PortfolioSettings {
+  /** The depth-first search phase's settings (with restarts: its runs are the turns). */
+  search: SearchSettings;
+  /** Alternate the search's runs between probing every candidate cell and probing around the last changes. */
+  alternateScope: boolean;
+  /** SAT conflicts allowed per search decision in each turn (the search's run budget times this). */
+  satRatio: number;
+  /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
+  symmetry: boolean;
+  encoding: EncodingName;
+}
+
+/** The phase that settled the puzzle, in `extra.lastPhase`. */
+export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
+
+/**
+ * The portfolio: exact line propagation, then probing at the root, then two complete searches that
+ * take turns with budgets that grow: the probing depth-first search (a run of its restart plan)
+ * and CDCL on the CNF of the grid probing stalled on (a slice of conflicts in proportion). They
+ * share what they learn: each solution found by one is counted by the other and excluded from its
+ * search, and the cells the clause learning fixes for good become root facts of the depth-first
+ * search. The first to finish settles the puzzle, so the cost on each puzzle is about twice that of
+ * the better of the two at most, and much less where one finishes within its first turns.
+ */
+export class Portfolio {
+  private readonly puzzle: Puzzle;
+  private readonly options: SolveOptions;
+  private readonly settings: PortfolioSettings;
+  private readonly prop: Propagator;
+  private readonly symmetries: Symmetry[];
+  private search: BacktrackSearch | null = null;
+  private sat: PuzzleSat | null = null;
+  /** Solutions (in the search's list) whose images were added, and those excluded from the SAT phase. */
+  private imaged = 0;
+  private excluded = 0;
+  /** Scratch for the cells the SAT phase has fixed. */
+  private fixedCells: Int32Array | null = null;
+  private fixedValues: Uint8Array | null = null;
+  private readonly metrics: SolveMetrics;
+  private readonly extra: Record<string, number>;
+  private stopped = false;
+  private turns = 0;
+
+  constructor(puzzle: Puzzle, options: SolveOptions, settings: PortfolioSettings) {
+    this.puzzle = puzzle;
+    this.options = options;
+    this.settings = settings;
+    this.prop = new Propagator(puzzle, new ExactLineSolver(), { shouldStop: options.shouldStop });
+    this.symmetries = settings.symmetry ? clueSymmetries(puzzle) : [];
+    this.metrics = { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
+    this.extra = { symmetries: this.symmetries.length, mirroredSolutions: 0, sharedCells: 0 };
+  }
+
+  run(): SolveResult {
+    const { prop, puzzle } = this;
+    const cells = puzzle.width * puzzle.height;
+    prop.enqueueAll();
+    if (!prop.propagate()) return this.finish(PHASES.line, 'contradiction', prop.grid.slice());
+    const lineGrid = prop.grid.slice();
+    this.extra.lineCells = countKnown(lineGrid);
+    if (prop.stopped) return this.finish(PHASES.line, 'timeout', lineGrid);
+    if (this.extra.lineCells === cells) {
+      // Line logic alone decided every cell: each deduction was forced, so this is the only solution.
+      if (!isSolution(puzzle, lineGrid)) throw new Error(`auto: line propagation of ${puzzle.id} ended on a grid that breaks the clues`);
+      return this.finish(PHASES.line, statusOfSolutions(1, this.options.maxSolutions), lineGrid, [lineGrid]);
+    }
+
+    const search = new BacktrackSearch(puzzle, this.options, this.settings.search, prop);
+    this.search = search;
+    const alive = search.begin();
+    const rootGrid = prop.grid.slice();
+    this.extra.probeCells = countKnown(rootGrid);
+    if (search.stopped) return this.finish(PHASES.probe, 'timeout', rootGrid);
+    if (!alive) return this.finish(PHASES.probe, 'contradiction', rootGrid);
+
+    let phase: number = PHASES.search;
+    for (;;) {
+      const budget = search.nextRunBudget;
+      const over = search.runOnce();
+      this.absorbSolutions();
+      if (search.stopped) return this.finish(PHASES.search, 'timeout', rootGrid);
+      if (over || this.enough()) break;
+      if (this.settings.alternateScope) search.probeScope = (this.turns++ & 1) === 0 ? 'local' : 'all';
+      phase = PHASES.sat;
+      if (this.satTurn(budget * this.settings.satRatio)) break;
+      if (this.stopped) return this.finish(PHASES.sat, 'timeout', rootGrid);
+      phase = PHASES.search;
+    }
+    const found = search.solutions.length;
+    return this.finish(phase, statusOfSolutions(found, this.options.maxSolutions), found > 0 ? search.solutions[0]! : prop.grid.slice(), search.solutions);
+  }
+
+  private enough(): boolean {
+    return this.search!.solutions.length >= this.options.maxSolutions;
+  }
+
+  /** One slice of CDCL; true when it settled the puzzle (enough solutions, or none left). */
+  private satTurn(conflicts: number): boolean {
+    if (!this.sat) {
+      const sat = PuzzleSat.load(this.puzzle, {
+        known: this.prop.grid.slice(),
+        encoding: this.settings.encoding,
+        cellDecisions: this.settings.encoding === 'automaton',
+        shouldStop: this.options.shouldStop,
+        symmetric: this.symmetries.map((s) => s.image),
+        onEncoded: (variables, clauses) => Object.assign(this.extra, { satVariables: variables, satClauses: clauses }),
+      });
+      if (!sat) {
+        this.stopped = true;
+        return false;
+      }
+      this.sat = sat;
+      this.absorbSolutions();
+    }
+    const step = this.sat.next(conflicts);
+    if (step === 'none') return true;
+    if (step === 'solution') {
+      this.search!.noteSolution(this.sat.solution!);
+      this.absorbSolutions();
+      return this.enough();
+    }
+    if (this.options.shouldStop()) {
+      this.stopped = true;
+      return false;
+    }
+    return !this.shareFixedCells();
+  }
+
+  /**
+   * After solutions were added (all go to the search's list): adds their images under the clues'
+   * symmetries, which are solutions too (a second one for free when an image differs), and excludes
+   * them all from the SAT phase.
+   */
+  private absorbSolutions(): void {
+    const search = this.search!;
+    const solutions = search.solutions;
+    while (this.imaged < solutions.length && !this.enough()) {
+      const solution = solutions[this.imaged++]!;
+      for (const symmetry of this.symmetries) {
+        if (this.enough()) break;
+        const image = mapGrid(solution, symmetry);
+        if (!isSolution(this.puzzle, image)) throw new Error(`auto: the ${symmetry.name} image of a solution of ${this.puzzle.id} breaks its clues`);
+        const before = solutions.length;
+        search.noteSolution(image);
+        if (solutions.length > before) this.extra.mirroredSolutions!++;
+      }
+    }
+    if (this.sat) while (this.excluded < solutions.length) this.sat.exclude(solutions[this.excluded++]!);
+  }
+
+  /** Gives the search the cells clause learning has fixed for good; false when that leaves it no solution. */
+  private shareFixedCells(): boolean {
+    const grid = this.prop.grid;
+    this.fixedCells ??= new Int32Array(grid.length);
+    this.fixedValues ??= new Uint8Array(grid.length);
+    const n = this.sat!.fixedCells(this.fixedCells, this.fixedValues);
+    let fresh = 0;
+    for (let i = 0; i < n; i++) if (grid[this.fixedCells[i]!] === UNKNOWN) fresh++;
+    if (fresh === 0) return true;
+    this.extra.sharedCells! += fresh;
+    return this.search!.assumeAtRoot(this.fixedCells.subarray(0, n), this.fixedValues.subarray(0, n));
+  }
+
+  private finish(phase: number, status: SolveResult['status'], grid: Grid, solutions: Grid[] = []): SolveResult {
+    const { metrics, extra } = this;
+    extra.lastPhase = phase;
+    if (this.search) {
+      const searched = this.search.finish(grid).metrics;
+      metrics.deadEnds += searched.deadEnds;
+      metrics.decisions += searched.decisions;
+      metrics.maxDepth = Math.max(metrics.maxDepth, searched.maxDepth);
+      for (const [key, value] of Object.entries(searched.extra)) extra[key] = value;
+      extra.searchDecisions = searched.decisions;
+      extra.searchDeadEnds = searched.deadEnds - (searched.extra.probeContradictions ?? 0);
+    } else {
+      extra.cacheHits = this.prop.cacheHits;
+      extra.propagations = this.prop.propagations;
+    }
+    metrics.lineSolves = this.prop.lineSolves;
+    if (this.sat) {
+      const stats = this.sat.stats;
+      metrics.deadEnds += stats.conflicts;
+      metrics.decisions += stats.decisions;
+      metrics.maxDepth = Math.max(metrics.maxDepth, stats.maxDecisionLevel);
+      extra.satConflicts = stats.conflicts;
+      extra.satDecisions = stats.decisions;
+      extra.satPropagations = stats.propagations;
+      extra.satLearntClauses = stats.learnts;
+    }
+    metrics.extra = extra;
+    return solveResult(status, grid, solutions, metrics);
+  }
+}

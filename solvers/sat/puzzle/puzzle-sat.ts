@@ -1,0 +1,165 @@
+import { isSolution } from '../../../corpus/grid.js';
+import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../../corpus/model.js';
+import { blockingClause, decodeGrid, encodeNonogramFlat, type EncodingName } from '../encodings/encode.js';
+import { SatSolver, type SatOutcome, type SatStats } from '../engine/solver.js';
+
+/** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
+const LOAD_POLL_MASK = (1 << 14) - 1;
+
+export interface PuzzleSatOptions {
+  /** Cells already known (UNKNOWN elsewhere): unit clauses that also prune the encoding. */
+  known: Grid;
+  encoding: EncodingName;
+  /** Let the engine branch on cell variables only (the auxiliary ones follow from the cells). */
+  cellDecisions: boolean;
+  shouldStop: () => boolean;
+  /**
+   * Cell maps (image[cell] = cell) under which the clues are the same, so that every solution maps
+   * to a solution. With them, `next` first searches the solutions that every map leaves unchanged
+   * (a puzzle with one solution has such a one, and there are far fewer such grids), then the rest.
+   */
+  symmetric?: readonly Int32Array[];
+  /** Told the CNF's size once it is encoded, before loading (which the limit may still cut short). */
+  onEncoded?: (variables: number, clauses: number) => void;
+}
+
+/** What one call of `next` ended with. */
+export type SatStep = 'solution' | 'none' | 'unknown';
+
+/**
+ * A puzzle as an incremental SAT problem: its CNF loaded into the CDCL engine, then asked for
+ * solutions one at a time. Each solution found is checked against the clues; `exclude` adds a
+ * blocking clause over the cells that were not known, so that the next call looks for another one
+ * (for solutions found by other means too). Learnt clauses are kept between calls, so a search cut
+ * off by a conflict budget goes on where it stopped.
+ */
+export class PuzzleSat {
+  /** After `next` returned 'solution': the solution. */
+  solution: Grid | null = null;
+  private readonly engine: SatSolver;
+  private readonly puzzle: Puzzle;
+  private readonly known: Grid;
+  private readonly shouldStop: () => boolean;
+  /** False once no solution is left (the clauses, with the exclusions, are unsatisfiable). */
+  private open = true;
+  /**
+   * The variable that switches on the clauses tying each cell to its images (0 when there are
+   * none); assumed true while the search keeps to symmetric solutions.
+   */
+  private guard = 0;
+
+  private constructor(puzzle: Puzzle, known: Grid, engine: SatSolver, guard: number, shouldStop: () => boolean) {
+    this.puzzle = puzzle;
+    this.known = known;
+    this.engine = engine;
+    this.guard = guard;
+    this.shouldStop = shouldStop;
+  }
+
+  /** Encodes and loads the puzzle; undefined when the limit fired first (a large CNF takes seconds). */
+  static load(puzzle: Puzzle, options: PuzzleSatOptions): PuzzleSat | undefined {
+    const { known, shouldStop } = options;
+    if (shouldStop()) return undefined;
+    const cnf = encodeNonogramFlat(puzzle, { known, encoding: options.encoding, shouldStop });
+    if (!cnf) return undefined;
+    const { clauses } = cnf;
+    options.onEncoded?.(cnf.numVars, clauses.count);
+    const symmetric = options.symmetric ?? [];
+    const guard = symmetric.length > 0 ? cnf.numVars + 1 : 0;
+    const engine = new SatSolver(cnf.numVars + (guard > 0 ? 1 : 0));
+    for (let i = 0; i < clauses.count; i++) {
+      if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
+      if ((i & LOAD_POLL_MASK) === LOAD_POLL_MASK && shouldStop()) return undefined;
+    }
+    // Auxiliary variables follow from the cells by propagation (see encode.ts).
+    if (options.cellDecisions) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
+    if (guard > 0) {
+      engine.setDecisionVar(guard, false);
+      for (const image of symmetric) for (let cell = 0; cell < image.length; cell++) tieToImage(engine, guard, known, image, cell);
+    }
+    if (shouldStop()) return undefined;
+    return new PuzzleSat(puzzle, known, engine, guard, shouldStop);
+  }
+
+  get stats(): SatStats {
+    return this.engine.stats;
+  }
+
+  /**
+   * Looks for a solution not excluded, within `conflictLimit` more conflicts (default: no limit).
+   * 'solution' sets `solution`; 'none' means no solution is left; 'unknown' that the budget or the
+   * limit ended the search first.
+   */
+  next(conflictLimit = Infinity): SatStep {
+    this.solution = null;
+    const engine = this.engine;
+    const end = engine.stats.conflicts + conflictLimit;
+    let outcome: SatOutcome = 'unsat';
+    while (this.open) {
+      const assumptions = this.guard > 0 ? [this.guard] : [];
+      outcome = engine.solve({ shouldStop: this.shouldStop, conflictLimit: end - engine.stats.conflicts, assumptions });
+      if (outcome !== 'unsat') break;
+      if (this.guard > 0 && engine.okay) {
+        // No symmetric solution is left: from now on, any solution.
+        engine.addClause([-this.guard]);
+        this.guard = 0;
+      } else this.open = false;
+    }
+    if (outcome === 'unknown') return 'unknown';
+    if (!this.open) return 'none';
+    const grid = decodeGrid(this.puzzle, (v) => this.engine.value(v));
+    if (!isSolution(this.puzzle, grid)) throw new Error(`sat: a model of puzzle ${this.puzzle.id} does not satisfy its clues`);
+    this.solution = grid;
+    return 'solution';
+  }
+
+  /** Excludes a solution (one that satisfies the clues) from later calls; false once none is left. */
+  exclude(solution: Grid): boolean {
+    if (this.open && !this.engine.addClause(blockingClause(solution, this.known))) this.open = false;
+    return this.open;
+  }
+
+  /**
+   * Cells the clauses fix without any decision (learnt units included): each holds in every solution
+   * not yet excluded. Written as parallel lists of cells and values; returns their number.
+   */
+  fixedCells(cells: Int32Array, values: Uint8Array): number {
+    let n = 0;
+    for (let i = 0; i < this.known.length; i++) {
+      if (this.known[i] !== UNKNOWN) continue;
+      const value = this.engine.fixedValue(i + 1);
+      if (value === undefined) continue;
+      cells[n] = i;
+      values[n++] = value ? FILLED : EMPTY;
+    }
+    return n;
+  }
+
+  /** The known cells plus those the clauses fix (a partial answer). */
+  fixedGrid(): Grid {
+    const grid = this.known.slice();
+    for (let i = 0; i < grid.length; i++) {
+      if (grid[i] !== UNKNOWN) continue;
+      const value = this.engine.fixedValue(i + 1);
+      if (value !== undefined) grid[i] = value ? FILLED : EMPTY;
+    }
+    return grid;
+  }
+}
+
+/** Under `guard`: a cell and its image take the same value (or the known one of the two). */
+function tieToImage(engine: SatSolver, guard: number, known: Grid, images: Int32Array, cell: number): void {
+  const image = images[cell]!;
+  // A cell that maps to itself needs nothing; a pair that swaps is tied once.
+  if (image === cell || (image < cell && images[image] === cell)) return;
+  const a = cell + 1;
+  const b = image + 1;
+  const ka = known[cell]!;
+  const kb = known[image]!;
+  if (ka === UNKNOWN && kb === UNKNOWN) {
+    engine.addClause([-guard, -a, b]);
+    engine.addClause([-guard, a, -b]);
+  } else if (ka === UNKNOWN) engine.addClause([-guard, kb === FILLED ? a : -a]);
+  else if (kb === UNKNOWN) engine.addClause([-guard, ka === FILLED ? b : -b]);
+  else if (ka !== kb) engine.addClause([-guard]);
+}
