@@ -29,27 +29,28 @@ describe('the bundled corpus', () => {
     expect(count('tournament/')).toBe(1000);
     expect(count('generated/20x20/')).toBe(100);
     expect(count('generated/30x30/')).toBe(100);
-    expect(count('webpbn/')).toBe(12);
+    expect(count('webpbn/')).toBe(13);
+    expect(count('survey/')).toBe(2);
     expect(count('seeds/')).toBe(2);
     expect(count('gnonograms/')).toBe(7);
     expect(count('qnonograms/examples/')).toBe(6);
     expect(count('qnonograms/collection1/')).toBe(20);
-    expect(puzzles).toHaveLength(1247);
+    expect(puzzles).toHaveLength(1250);
   });
 
   it('has goals that satisfy their clues wherever there is a goal', () => {
     const withGoal = puzzles.filter((p) => p.goal);
-    expect(withGoal.length).toBe(1243);
+    expect(withGoal.length).toBe(1244);
     expect(withGoal.filter((p) => !goalMatchesClues(p)).map((p) => p.meta.source)).toEqual([]);
     // Every tournament puzzle got its solution from the companion file.
     expect(puzzles.filter((p) => p.meta.source!.includes('tournament/') && !p.goal)).toEqual([]);
   });
 
   it('keeps authorship and licences: files and keys', () => {
-    for (const f of ['README.md', 'tournament/LICENSE', 'tournament/README.md', 'webpbn/README.md', 'gnonograms/README.md', 'qnonograms/examples/README.md', 'qnonograms/collection1/README.md', 'generated/README.md'])
+    for (const f of ['README.md', 'tournament/LICENSE', 'tournament/README.md', 'webpbn/README.md', 'survey/README.md', 'gnonograms/README.md', 'qnonograms/examples/README.md', 'qnonograms/collection1/README.md', 'generated/README.md'])
       expect(existsSync(join(BUNDLED_CORPUS, f)), f).toBe(true);
-    const fromDb = puzzles.filter((p) => /corpus\/puzzles\/(webpbn|gnonograms|qnonograms)\//.test(p.meta.source!));
-    expect(fromDb.length).toBe(45);
+    const fromDb = puzzles.filter((p) => /corpus\/puzzles\/(webpbn|survey|gnonograms|qnonograms)\//.test(p.meta.source!));
+    expect(fromDb.length).toBe(48);
     expect(fromDb.filter((p) => !p.meta.license || !p.meta.author).map((p) => p.meta.source)).toEqual([]);
     const dancer = loadPuzzle(join(BUNDLED_CORPUS, 'webpbn/1.non'));
     expect(dancer.meta).toMatchObject({ title: 'Dancer', author: 'Jan Wolter', copyright: '© 2004 Jan Wolter', license: 'CC-BY-3.0' });
