@@ -8,7 +8,7 @@ import { BacktrackSearch } from '../search/backtrack.js';
 import type { SearchSettings } from '../search/settings.js';
 import type { EncodingName } from '../sat/encodings/encode.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
-import { clueSymmetries, mapGrid, type Symmetry } from './symmetry.js';
+import { clueSymmetries, imagesOf, type Symmetry } from './symmetry.js';
 
 export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */
@@ -147,11 +147,8 @@ export class Portfolio {
     const search = this.search!;
     const solutions = search.solutions;
     while (this.imaged < solutions.length && !this.enough()) {
-      const solution = solutions[this.imaged++]!;
-      for (const symmetry of this.symmetries) {
+      for (const image of imagesOf(this.puzzle, solutions[this.imaged++]!, this.symmetries)) {
         if (this.enough()) break;
-        const image = mapGrid(solution, symmetry);
-        if (!isSolution(this.puzzle, image)) throw new Error(`auto: the ${symmetry.name} image of a solution of ${this.puzzle.id} breaks its clues`);
         const before = solutions.length;
         search.noteSolution(image);
         if (solutions.length > before) this.extra.mirroredSolutions!++;

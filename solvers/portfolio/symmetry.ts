@@ -1,3 +1,4 @@
+import { isSolution } from '../../corpus/grid.js';
 import type { Clue, Grid, Puzzle } from '../../corpus/model.js';
 
 /**
@@ -10,7 +11,7 @@ export interface Symmetry {
   image: Int32Array;
 }
 
-export type SymmetryName = 'mirror' | 'flip' | 'rotate-180' | 'transpose' | 'anti-transpose' | 'rotate-90';
+export type SymmetryName = 'mirror' | 'flip' | 'rotate-180' | 'transpose' | 'anti-transpose' | 'rotate-90' | 'rotate-270';
 
 const sameClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[i]);
 const reversedClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[b.length - 1 - i]);
@@ -19,7 +20,8 @@ const isEmptyClue = (c: Clue) => c.every((v) => v === 0);
 const blocksOf = (c: Clue): Clue => c.filter((v) => v > 0);
 
 /**
- * The symmetries of the puzzle's clues. Empty lines at the grid's edges are left out first (their
+ * The symmetries of the puzzle's clues, all of them but the identity (so a solution's images are
+ * its whole orbit). Empty lines at the grid's edges are left out first (their
  * cells are empty in every solution), so a picture drawn off-centre in a larger frame still counts
  * as symmetric; the cells outside that frame map to themselves.
  */
@@ -67,6 +69,12 @@ export function clueSymmetries(puzzle: Puzzle): Symmetry[] {
         holds: () => all(h, (i) => reversedClue(R(i), C(i))) && all(w, (j) => sameClue(C(j), R(w - 1 - j))),
         to: (i, j) => [j, w - 1 - i],
       },
+      // Its inverse, so that the symmetries found (with the identity) are closed under composition.
+      {
+        name: 'rotate-270',
+        holds: () => all(h, (i) => sameClue(R(i), C(w - 1 - i))) && all(w, (j) => reversedClue(C(j), R(j))),
+        to: (i, j) => [h - 1 - j, i],
+      },
     );
   }
 
@@ -91,4 +99,20 @@ export function mapGrid(grid: Grid, symmetry: Symmetry): Grid {
   const { image } = symmetry;
   for (let cell = 0; cell < grid.length; cell++) out[image[cell]!] = grid[cell]!;
   return out;
+}
+
+/**
+ * The other solutions a solution gives for free: its images under the symmetries that differ from
+ * it and from each other, each checked against the clues.
+ */
+export function imagesOf(puzzle: Puzzle, solution: Grid, symmetries: readonly Symmetry[]): Grid[] {
+  const images: Grid[] = [];
+  const differs = (a: Grid, b: Grid) => a.some((v, i) => v !== b[i]);
+  for (const symmetry of symmetries) {
+    const image = mapGrid(solution, symmetry);
+    if (!differs(image, solution) || images.some((other) => !differs(image, other))) continue;
+    if (!isSolution(puzzle, image)) throw new Error(`the ${symmetry.name} image of a solution of ${puzzle.id} breaks its clues`);
+    images.push(image);
+  }
+  return images;
 }

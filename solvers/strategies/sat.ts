@@ -4,6 +4,7 @@ import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import type { SatStats } from '../sat/engine/solver.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
+import { clueSymmetries, imagesOf } from '../portfolio/symmetry.js';
 import { emptyMetrics, statusOfSolutions, type SolveMetrics, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
@@ -19,6 +20,7 @@ export const SAT_PARAMS: readonly ParamSpec[] = [
     defaultText: 'true with encoding=automaton, else false',
     meaning: 'let the engine branch on cell variables only',
   },
+  { name: 'symmetry', type: 'boolean', default: true, meaning: "use the clues' symmetries: symmetric solutions first, a solution's images as solutions" },
 ];
 
 /**
@@ -63,11 +65,14 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
+  const symmetries = params.symmetry ? clueSymmetries(puzzle) : [];
+  if (symmetries.length > 0) metrics.extra.symmetries = symmetries.length;
   const sat = PuzzleSat.load(puzzle, {
     known,
     encoding,
     cellDecisions: branchOnCellsOnly,
     shouldStop: options.shouldStop,
+    symmetric: symmetries.map((s) => s.image),
     onEncoded: (variables, clauses) => Object.assign(metrics.extra, { variables, clauses }),
   });
   if (!sat) return finish('timeout', known, []);
@@ -81,8 +86,12 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
       break;
     }
     if (step === 'none') break;
-    solutions.push(sat.solution!);
-    if (solutions.length < options.maxSolutions && !sat.exclude(sat.solution!)) break;
+    const found = [sat.solution!];
+    // Its images are solutions too, not found yet: each earlier solution's images (its whole orbit) are excluded.
+    for (const image of imagesOf(puzzle, sat.solution!, symmetries)) if (solutions.length + found.length < options.maxSolutions) found.push(image);
+    if (found.length > 1) metrics.extra.mirroredSolutions = (metrics.extra.mirroredSolutions ?? 0) + found.length - 1;
+    solutions.push(...found);
+    if (solutions.length < options.maxSolutions && !found.every((s) => sat.exclude(s))) break;
   }
   addEngineMetrics(metrics, sat.stats);
 

@@ -133,6 +133,21 @@ describe('auto, the portfolio strategy', () => {
   });
 });
 
+describe('sat with the clues\' symmetries', () => {
+  it('agrees with brute force on symmetric and other small puzzles, up to 3 solutions', () => {
+    let mirrored = 0;
+    fc.assert(
+      fc.property(smallPuzzle, fc.constantFrom(1, 2, 3), (puzzle, maxSolutions) => {
+        const result = sat.solve(puzzle, solveOptions({ maxSolutions }));
+        expectAgrees(puzzle, result, maxSolutions);
+        if (result.metrics.extra.mirroredSolutions! > 0) mirrored++;
+      }),
+      { numRuns: 300 },
+    );
+    expect(mirrored).toBeGreaterThan(5);
+  });
+});
+
 describe('PuzzleSat, a puzzle as an incremental SAT problem', () => {
   it('lists every solution once, symmetric ones first when given the symmetries (brute force)', () => {
     fc.assert(

@@ -23,6 +23,7 @@ const TRANSFORMS: Record<SymmetryName, (r: number, c: number, h: number, w: numb
   transpose: (r, c) => [c, r],
   'anti-transpose': (r, c, h, w) => [w - 1 - c, h - 1 - r],
   'rotate-90': (r, c, h) => [c, h - 1 - r],
+  'rotate-270': (r, c, _h, w) => [w - 1 - c, r],
 };
 
 /** A grid made invariant under a transform: every orbit of cells takes the value of its smallest cell. */
@@ -49,7 +50,7 @@ describe('clue symmetries', () => {
       height: fc.integer({ min: 1, max: 5 }),
       density: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
       seed: fc.integer(),
-      shape: fc.constantFrom<SymmetryName | 'none'>('none', 'mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90'),
+      shape: fc.constantFrom<SymmetryName | 'none'>('none', 'mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90', 'rotate-270'),
     });
     fc.assert(
       fc.property(small, ({ width, height, density, seed, shape }) => {
@@ -75,10 +76,27 @@ describe('clue symmetries', () => {
     const { rows, columns } = cluesOf(grid, 5, 4);
     const puzzle = makePuzzle(rows, columns);
     const names = clueSymmetries(puzzle).map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90']));
+    expect(names).toEqual(['mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90', 'rotate-270']);
     const mirror = clueSymmetries(puzzle).find((s) => s.name === 'mirror')!;
     expect(mirror.image[0 * 5 + 0]).toBe(0 * 5 + 2); // (0,0) ↔ (0,2) inside the 3×3 frame
     expect(mirror.image[3 * 5 + 4]).toBe(3 * 5 + 4); // outside the frame: fixed
+  });
+
+  it('are closed under composition: with the identity they form a group', () => {
+    const small = fc.record({ n: fc.integer({ min: 1, max: 5 }), seed: fc.integer(), density: fc.double({ min: 0.2, max: 0.8, noNaN: true }), shape: fc.constantFrom<SymmetryName>('mirror', 'rotate-90', 'transpose', 'rotate-180') });
+    fc.assert(
+      fc.property(small, ({ n, seed, density, shape }) => {
+        const grid = symmetrised(randomGrid(n, n, density, seed), n, shape);
+        const { rows, columns } = cluesOf(grid, n, n);
+        const symmetries = clueSymmetries(makePuzzle(rows, columns));
+        const key = (image: Int32Array) => image.join(',');
+        const identity = key(Int32Array.from({ length: n * n }, (_, i) => i));
+        const known = new Set([identity, ...symmetries.map((s) => key(s.image))]);
+        for (const a of symmetries)
+          for (const b of symmetries) expect(known.has(key(Int32Array.from(a.image, (to) => b.image[to]!)))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('find none in an asymmetric picture, nor in an empty puzzle', () => {
