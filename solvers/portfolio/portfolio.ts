@@ -17,10 +17,16 @@ export interface PortfolioSettings {
   alternateScope: boolean;
   /** SAT conflicts allowed per search decision in each turn (the search's run budget times this). */
   satRatio: number;
+  /** When above 0: each SAT turn gets this many times the work the search's run just did (see searchWork). */
+  satShare: number;
   /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
   symmetry: boolean;
   encoding: EncodingName;
 }
+
+const LINE_SOLVE_WORK = 5;
+/** The smallest SAT turn, in propagations (loading the CNF alone costs about this much). */
+const MIN_SAT_TURN = 20_000;
 
 /** The phase that settled the puzzle, in `extra.lastPhase`. */
 export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
@@ -85,16 +91,19 @@ export class Portfolio {
     if (search.stopped) return this.finish(PHASES.probe, 'timeout', rootGrid);
     if (!alive) return this.finish(PHASES.probe, 'contradiction', rootGrid);
 
-    let phase: number = PHASES.search;
+    // Probing may have decided every cell: the search's first run then only records the solution.
+    let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
     for (;;) {
       const budget = search.nextRunBudget;
+      const workBefore = this.searchWork();
       const over = search.runOnce();
       this.absorbSolutions();
       if (search.stopped) return this.finish(PHASES.search, 'timeout', rootGrid);
       if (over || this.enough()) break;
       if (this.settings.alternateScope) search.probeScope = (this.turns++ & 1) === 0 ? 'local' : 'all';
       phase = PHASES.sat;
-      if (this.satTurn(budget * this.settings.satRatio)) break;
+      const turn = this.settings.satShare > 0 ? { conflicts: Infinity, propagations: Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * this.settings.satShare) } : { conflicts: budget * this.settings.satRatio, propagations: Infinity };
+      if (this.satTurn(turn.conflicts, turn.propagations)) break;
       if (this.stopped) return this.finish(PHASES.sat, 'timeout', rootGrid);
       phase = PHASES.search;
     }
@@ -102,12 +111,20 @@ export class Portfolio {
     return this.finish(phase, statusOfSolutions(found, this.options.maxSolutions), found > 0 ? search.solutions[0]! : prop.grid.slice(), search.solutions);
   }
 
+  /**
+   * The search's work so far in the currency of SAT propagations, from its counters (so that turns
+   * are the same on every run): a line solve costs about five propagations, a cached line one.
+   */
+  private searchWork(): number {
+    return LINE_SOLVE_WORK * this.prop.lineSolves + this.prop.cacheHits;
+  }
+
   private enough(): boolean {
     return this.search!.solutions.length >= this.options.maxSolutions;
   }
 
   /** One slice of CDCL; true when it settled the puzzle (enough solutions, or none left). */
-  private satTurn(conflicts: number): boolean {
+  private satTurn(conflicts: number, propagations: number): boolean {
     if (!this.sat) {
       const sat = PuzzleSat.load(this.puzzle, {
         known: this.prop.grid.slice(),
@@ -124,7 +141,7 @@ export class Portfolio {
       this.sat = sat;
       this.absorbSolutions();
     }
-    const step = this.sat.next(conflicts);
+    const step = this.sat.next(conflicts, propagations);
     if (step === 'none') return true;
     if (step === 'solution') {
       this.search!.noteSolution(this.sat.solution!);

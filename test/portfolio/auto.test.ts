@@ -77,6 +77,7 @@ describe('auto, the portfolio strategy', () => {
     const settings = (search: typeof BACKTRACK_SETTINGS, satRatio: number) => ({
       search: { ...search, restartBudget: 1 },
       satRatio,
+      satShare: 0,
       symmetry: true,
       encoding: 'blocks' as const,
       alternateScope: false,
@@ -99,7 +100,7 @@ describe('auto, the portfolio strategy', () => {
   it('gives the search the cells clause learning fixed for good, and still agrees with sat (random 30×30)', () => {
     // Short turns on a puzzle whose search stalls long enough for clause learning to fix cells.
     const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'generated', '30x30', '016.non'));
-    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satRatio: 2, symmetry: false, encoding: 'blocks' as const, alternateScope: false };
+    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satRatio: 2, satShare: 0, symmetry: false, encoding: 'blocks' as const, alternateScope: false };
     const result = new Portfolio(puzzle, solveOptions(), settings).run();
     expect(result.metrics.extra.sharedCells).toBeGreaterThan(0);
     expect(result.status).toBe(sat.solve(puzzle, solveOptions()).status);

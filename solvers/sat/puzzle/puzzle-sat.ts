@@ -86,18 +86,23 @@ export class PuzzleSat {
   }
 
   /**
-   * Looks for a solution not excluded, within `conflictLimit` more conflicts (default: no limit).
+   * Looks for a solution not excluded, within `conflictLimit` more conflicts and about
+   * `propagationLimit` more propagations (default: no limit).
    * 'solution' sets `solution`; 'none' means no solution is left; 'unknown' that the budget or the
    * limit ended the search first.
    */
-  next(conflictLimit = Infinity): SatStep {
+  next(conflictLimit = Infinity, propagationLimit = Infinity): SatStep {
     this.solution = null;
     const engine = this.engine;
-    const end = engine.stats.conflicts + conflictLimit;
+    const stats = engine.stats;
+    const end = stats.conflicts + conflictLimit;
+    const propagationEnd = stats.propagations + propagationLimit;
+    // The engine polls this every few hundred decisions and conflicts, so a budget of propagations holds roughly.
+    const shouldStop = propagationLimit === Infinity ? this.shouldStop : () => stats.propagations >= propagationEnd || this.shouldStop();
     let outcome: SatOutcome = 'unsat';
     while (this.open) {
       const assumptions = this.guard > 0 ? [this.guard] : [];
-      outcome = engine.solve({ shouldStop: this.shouldStop, conflictLimit: end - engine.stats.conflicts, assumptions });
+      outcome = engine.solve({ shouldStop, conflictLimit: end - stats.conflicts, assumptions });
       if (outcome !== 'unsat') break;
       if (this.guard > 0 && engine.okay) {
         // No symmetric solution is left: from now on, any solution.
