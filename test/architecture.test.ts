@@ -54,6 +54,7 @@ Object.assign(MAY_IMPORT, {
   'harness/classify': BELOW_CLI,
   'harness/ab': [...BELOW_CLI, 'harness/compare'],
   'harness/history': [...BELOW_CLI, 'harness/compare', 'harness/report'],
+  'harness/replay': [...BELOW_CLI, 'harness/report'],
 });
 
 describe('the layout', () => {
