@@ -23,7 +23,7 @@ const base64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byt
  * The page's data: the clues, and the steps as base64 typed arrays (little-endian, as every
  * browser's typed arrays are); cells take two bytes when the grid has at most 65 536 of them.
  */
-export function replayData(input: ReplayInput): Record<string, unknown> {
+function replayData(input: ReplayInput): Record<string, unknown> {
   const { puzzle, steps, result } = input;
   const narrow = puzzle.width * puzzle.height <= 65_536;
   return {

@@ -151,5 +151,9 @@ describe('solve --replay', () => {
     expect(code).toBe(2);
     expect(err.split('\n')[0]).toBe('nonobench: --replay: strategy sat does not report its steps (these do: overlap, backtrack, probe)');
     expect(existsSync(file)).toBe(false);
+    // A plugin is refused without being imported into the command's thread.
+    const plugin = runCli('solve', 'corpus/puzzles/webpbn/1.non', '-s', 'test/fixtures/plugins/trivial-solver.mjs', '--replay', file);
+    expect(plugin.code).toBe(2);
+    expect(plugin.err.split('\n')[0]).toBe('nonobench: --replay: strategy test/fixtures/plugins/trivial-solver.mjs does not report its steps (these do: overlap, backtrack, probe)');
   });
 });

@@ -14,7 +14,7 @@ import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { EXIT_FAILED, exitOnInterrupt, oneLine, thrownMessage } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
-import { checkReplayable, recordSolve } from '../../replay/record.js';
+import { recordSolve, replayableStrategy } from '../../replay/record.js';
 import { replayPage } from '../../replay/page.js';
 import { DEFAULT_MAX_STEPS, type RecordedSteps } from '../../replay/recorder.js';
 import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
@@ -136,8 +136,7 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   let steps: RecordedSteps | undefined;
   if (opts.replay !== undefined) {
     // In this thread, where the recorder is: the strategies that can replay all poll their deadline.
-    const strategy = await loadStrategy(config!.spec);
-    checkReplayable(strategy);
+    const strategy = replayableStrategy(opts.strategy);
     try {
       ({ result, timeMs, steps } = await recordSolve(strategy, puzzle, { maxSolutions: opts.maxSolutions, timeoutMs: opts.timeout * 1000, params }));
     } catch (err) {
