@@ -53,9 +53,10 @@ const BELOW_CLI = [...SOLVERS, 'corpus', 'harness/io', 'harness/results', 'harne
 Object.assign(MAY_IMPORT, {
   'harness/compare': BELOW_CLI,
   'harness/report': [...BELOW_CLI, 'harness/compare'],
-  'harness/classify': BELOW_CLI,
+  'harness/classify': [...BELOW_CLI, 'harness/report'],
   'harness/ab': [...BELOW_CLI, 'harness/compare'],
   'harness/history': [...BELOW_CLI, 'harness/compare', 'harness/report'],
+  'harness/replay': [...BELOW_CLI, 'harness/report'],
 });
 
 describe('the layout', () => {

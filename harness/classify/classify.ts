@@ -7,6 +7,7 @@ import { BacktrackSearch } from '../../solvers/search/backtrack.js';
 import { PROBE_SETTINGS } from '../../solvers/search/settings.js';
 import { solveByOverlap } from '../../solvers/strategies/overlap.js';
 import { solveOptions } from '../../solvers/api/types.js';
+import { LineRounds } from './line-rounds.js';
 
 /**
  * How much logic a puzzle needs, cheapest first. A puzzle gets the first class whose logic settles it:
@@ -54,8 +55,12 @@ export interface Classification {
   lineGrid: Grid | null;
   /** Solutions known: the deduced grid for the logic classes, the search's (at most two) otherwise. */
   solutions: Grid[];
+  /** Rounds of exact line propagation in which some line decided a cell, up to the line fixpoint; null when it met a contradiction or the limit. */
+  linePasses: number | null;
   /** Single-cell probes tried (two propagations each). */
   probes: number;
+  /** Probes that decided their cell: one value led to a contradiction, so the cell took the other. */
+  probesDecisive: number;
   /** Counters of the search from the stalled grid (as the `probe` strategy counts them); null when no search ran. */
   search: { deadEnds: number; decisions: number; maxDepth: number } | null;
   /** For two solutions: the number of cells where they differ. */
@@ -93,7 +98,9 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
     probeResolved: null,
     lineGrid: null,
     solutions: [],
+    linePasses: null,
     probes: 0,
+    probesDecisive: 0,
     search: null,
     differingCells: null,
   };
@@ -112,9 +119,15 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
 
   // Exact propagation always runs: its count is a column for every puzzle, and it is cheap.
   const prop = new Propagator(puzzle, new ExactLineSolver(), { shouldStop });
+  const rounds = new LineRounds(puzzle.width, puzzle.height);
+  prop.trace = rounds;
   prop.enqueueAll();
-  if (!prop.propagate()) return settle('no-solution', 'line');
+  const consistent = prop.propagate();
+  prop.trace = null;
+  if (!consistent) return settle('no-solution', 'line');
   if (prop.stopped) return settle('unknown', 'line');
+  if (!rounds.settled) throw new Error(`classify: internal error: line rounds of ${puzzle.id} lost track of the propagator's queue`);
+  c.linePasses = rounds.rounds;
   c.lineGrid = prop.grid.slice();
   c.lineResolved = countKnown(prop.grid);
   if (overlapDone) {
@@ -133,6 +146,8 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
   c.probes = counters.probes;
   if (probed === 'stopped') return settle('unknown', 'probe');
   if (probed === 'contradiction') return settle('no-solution', 'probe');
+  // At a fixpoint each refuted value decided its cell (both refuted would have been a contradiction).
+  c.probesDecisive = counters.contradictions;
   c.probeResolved = countKnown(prop.grid);
   if (c.probeResolved === cells) {
     c.solutions = [prop.grid.slice()];

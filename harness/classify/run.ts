@@ -11,6 +11,7 @@ import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from '../run/progress.js';
 import { formatTable } from '../io/table.js';
 import type { RunRow } from '../results/row.js';
+import { difficultyRanks } from './difficulty.js';
 
 export interface ClassifyRunOptions {
   /** Puzzle paths (files, bundles, FILE#N members, directories); the bundled corpus when empty. */
@@ -34,6 +35,8 @@ export interface ClassifiedPuzzle {
   timeMs: number | null;
   /** Why there is no classification, or ''. */
   error: string;
+  /** 1 for the hardest puzzle of the run (see difficulty.ts); null for one without a difficulty. */
+  difficultyRank: number | null;
 }
 
 export interface ClassifyRunResult {
@@ -51,13 +54,13 @@ function fromOutcome(puzzle: Puzzle, outcome: TaskOutcome): ClassifiedPuzzle {
     case 'done': {
       // The pool is typed for the run worker; this pool runs the classify worker, whose reply this is.
       const reply = outcome.reply as unknown as ClassifyReply;
-      return { puzzle, classification: reply.classification, timeMs: reply.timeMs, error: '' };
+      return { puzzle, classification: reply.classification, timeMs: reply.timeMs, error: '', difficultyRank: null };
     }
     case 'killed':
-      return { puzzle, classification: null, timeMs: outcome.elapsedMs, error: 'stopped at the hard time limit' };
+      return { puzzle, classification: null, timeMs: outcome.elapsedMs, error: 'stopped at the hard time limit', difficultyRank: null };
     case 'memory':
     case 'error':
-      return { puzzle, classification: null, timeMs: null, error: outcome.message.replace(/\s+/g, ' ').trim() };
+      return { puzzle, classification: null, timeMs: null, error: outcome.message.replace(/\s+/g, ' ').trim(), difficultyRank: null };
   }
 }
 
@@ -93,7 +96,7 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
       puzzles.forEach((puzzle, i) => {
         const start = performance.now();
         const classification = classify(puzzle, { shouldStop: deadlineAfter(timeoutMs) });
-        record(i, { puzzle, classification, timeMs: performance.now() - start, error: '' });
+        record(i, { puzzle, classification, timeMs: performance.now() - start, error: '', difficultyRank: null });
       });
     } else {
       const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, filename: workerFile('classify/worker.js') });
@@ -116,6 +119,7 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
   } finally {
     progress.stop();
   }
+  difficultyRanks(results.map((r) => r.classification)).forEach((rank, i) => (results[i]!.difficultyRank = rank));
   return { results, loadErrors: errors, failures };
 }
 
@@ -123,11 +127,14 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
 export interface ClassifyRow
   extends Pick<RunRow, 'puzzle_id' | 'puzzle_path' | 'title' | 'width' | 'height' | 'dead_ends' | 'decisions' | 'max_depth' | 'solutions_found' | 'time_ms' | 'timeout_s' | 'error'> {
   class: PuzzleClass;
+  difficulty_rank: number | '';
   decided_by: string;
   overlap_resolved_pct: number | '';
   line_resolved_pct: number | '';
+  line_passes: number | '';
   probe_resolved_pct: number | '';
   probes: number | '';
+  probes_decisive: number | '';
   differing_cells: number | '';
 }
 
@@ -139,11 +146,14 @@ export const CLASSIFY_COLUMNS = [
   'width',
   'height',
   'class',
+  'difficulty_rank',
   'decided_by',
   'overlap_resolved_pct',
   'line_resolved_pct',
+  'line_passes',
   'probe_resolved_pct',
   'probes',
+  'probes_decisive',
   'dead_ends',
   'decisions',
   'max_depth',
@@ -176,11 +186,14 @@ export function classifyRow(r: ClassifiedPuzzle, timeoutS: number): ClassifyRow 
     width: puzzle.width,
     height: puzzle.height,
     class: classOf(r),
+    difficulty_rank: r.difficultyRank ?? '',
     decided_by: c?.stage ?? '',
     overlap_resolved_pct: c ? pct(c.overlapResolved, cells) : '',
     line_resolved_pct: c ? pct(c.lineResolved, cells) : '',
+    line_passes: c?.linePasses ?? '',
     probe_resolved_pct: c ? pct(c.probeResolved, cells) : '',
     probes: c ? c.probes : '',
+    probes_decisive: c ? c.probesDecisive : '',
     dead_ends: c ? (c.search?.deadEnds ?? 0) : '',
     decisions: c ? (c.search?.decisions ?? 0) : '',
     max_depth: c ? (c.search?.maxDepth ?? 0) : '',
@@ -203,24 +216,29 @@ export function formatClassCounts(results: ClassifiedPuzzle[]): string {
   return formatTable(['class', 'puzzles', '%'], body);
 }
 
-const deadEndsOf = (r: ClassifiedPuzzle) => r.classification?.search?.deadEnds ?? 0;
+/** The puzzles by difficulty, hardest first, then those without a difficulty (ties keep corpus order). */
+export function byDifficulty(results: readonly ClassifiedPuzzle[]): ClassifiedPuzzle[] {
+  const rankOf = (r: ClassifiedPuzzle) => r.difficultyRank ?? Infinity;
+  return results.map((r, i) => ({ r, i })).sort((a, b) => rankOf(a.r) - rankOf(b.r) || a.i - b.i).map(({ r }) => r);
+}
 
-/** A table of puzzles, most dead ends first (ties keep corpus order). */
+/** A table of puzzles, hardest first, with their difficulty profile. */
 export function formatListing(results: ClassifiedPuzzle[]): string {
-  const sorted = results.map((r, i) => ({ r, i })).sort((a, b) => deadEndsOf(b.r) - deadEndsOf(a.r) || a.i - b.i);
-  const body = sorted.map(({ r }) => {
+  const body = byDifficulty(results).map((r) => {
     const row = classifyRow(r, 0);
     return [
+      String(row.difficulty_rank),
       String(row.puzzle_path || r.puzzle.id),
       `${r.puzzle.width}x${r.puzzle.height}`,
       String(row.class),
+      String(row.line_passes),
       String(row.line_resolved_pct),
-      String(row.probe_resolved_pct),
+      row.probes === '' ? '' : `${row.probes_decisive}/${row.probes}`,
       String(row.dead_ends),
       String(row.max_depth),
       String(row.differing_cells),
       r.timeMs === null ? '' : r.timeMs.toFixed(1),
     ];
   });
-  return formatTable(['puzzle', 'size', 'class', 'line %', 'probe %', 'dead ends', 'max depth', 'differing', 'ms'], body);
+  return formatTable(['rank', 'puzzle', 'size', 'class', 'line passes', 'line %', 'probes decisive/tried', 'dead ends', 'max depth', 'differing', 'ms'], body);
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
@@ -25,10 +26,16 @@ export function ensureDir(dir: string): void {
 /** Creates the directory an output file goes into, as `run` and `merge` do. */
 export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
 
-/** Writes an output file (an `--svg`, `--out`), creating its directory first. */
+/**
+ * Writes an output file (an `--svg`, `--out`, `--replay`), creating its directory first. A file is
+ * written whole beside its place and renamed over it, so a crash or Ctrl-C never leaves half a page;
+ * a device (`/dev/stdout`) is written as it is, since renaming over it would replace it.
+ */
 export function writeOutputFile(file: string, text: string): void {
   ensureParentDir(file);
-  writeFileSync(file, text);
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing && !existing.isFile()) writeFileSync(file, text);
+  else writeFileAtomic.sync(file, text);
 }
 
 /** Where a command writes by default: `reports/runs/<prefix><UTC time, file-name safe>.csv`. */

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Small HTML builders for the report; every text goes through escapeHtml. */
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -34,20 +36,32 @@ export function htmlFacts(facts: [string, string][]): string {
   return `<dl>${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
 }
 
-/** A whole self-contained page: nothing may be fetched, so it looks the same offline. */
-export function htmlPage(title: string, sections: readonly string[]): string {
+/** What a page adds to the skeleton: its own styles, and one inline script (a replay's player). */
+export interface PageExtras {
+  css?: string;
+  script?: string;
+}
+
+/**
+ * A whole self-contained page: nothing may be fetched, so it looks the same offline. The policy
+ * lets nothing load; a page's one script runs because its hash is named, and no other would.
+ */
+export function htmlPage(title: string, sections: readonly string[], extras: PageExtras = {}): string {
+  const { css = '', script } = extras;
+  const scriptSrc = script === undefined ? '' : `; script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'${scriptSrc}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
+    `<style>${REPORT_CSS}${css}</style>`,
     '</head>',
     '<body>',
     ...sections,
+    ...(script === undefined ? [] : [`<script>${script}</script>`]),
     '</body>',
     '</html>',
     '',

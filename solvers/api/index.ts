@@ -16,6 +16,7 @@ export {
   type SolveOptions,
   type SolveResult,
   type SolveStatus,
+  type SolveTrace,
   type Strategy,
   type SyncStrategy,
 } from './types.js';

@@ -56,6 +56,41 @@ export interface SolveOptions {
   shouldStop: () => boolean;
   /** Strategy-specific settings (for example a placement cap), by name; see Strategy.params. */
   params?: Params;
+  /**
+   * An observer told every step of the solve (for `solve --replay`); absent or null by default.
+   * Strategies built from the Propagator, Prober and BacktrackSearch pass it on to them; the others
+   * ignore it. Counters and choices are the same with and without it.
+   */
+  trace?: SolveTrace | null;
+}
+
+/**
+ * The steps of a propagation-and-search solve, as they happen. Lines are numbered rows first
+ * (0 … height−1), then columns; cells are row-major indices. The cells a step sets or clears are
+ * given as a range of the propagator's trail (`trail[from]` … `trail[to − 1]`, their values in
+ * `grid`), valid during the call only, so no step allocates anything.
+ */
+export interface SolveTrace {
+  /**
+   * A line solve (or cache hit) set the cells of trail[from, to), possibly none; `ok` false when no
+   * placement of the line fits (a contradiction, nothing set). Trial propagations inside a probe are
+   * not reported: they are undone at once, and the probe reports what it learnt.
+   */
+  line(line: number, ok: boolean, grid: Uint8Array, trail: Int32Array, from: number, to: number): void;
+  /**
+   * A probe of `cell`: whether each value survived propagation, and the cells it then set, before
+   * their consequences are propagated: the forced value when one failed, else the cells both agree on.
+   */
+  probe(cell: number, filledOk: boolean, emptyOk: boolean, grid: Uint8Array, trail: Int32Array, from: number, to: number): void;
+  /** A search decision: `cell` takes `value` at search depth `depth` (1 for the first guess). */
+  guess(cell: number, value: number, depth: number): void;
+  /**
+   * The search leaves a branch and returns to `depth`: the cells of trail[from, to) become unknown
+   * again. `deadEnd` when the branch failed at once (its propagation or probing met a contradiction).
+   */
+  backtrack(depth: number, deadEnd: boolean, trail: Int32Array, from: number, to: number): void;
+  /** The current grid is a solution (the search records it and goes on, or stops). */
+  solution(): void;
 }
 
 export interface Strategy {
@@ -67,6 +102,8 @@ export interface Strategy {
    * solve, so a misspelt name or a bad value is refused rather than ignored.
    */
   params?: readonly ParamSpec[];
+  /** True when it reports its steps to `SolveOptions.trace` (so `nonobench solve --replay` can show them). */
+  traces?: boolean;
   /** May return a Promise (a plugin that awaits); the built-ins answer at once (SyncStrategy). */
   solve(puzzle: Puzzle, options: SolveOptions): SolveResult | Promise<SolveResult>;
 }
@@ -92,6 +129,7 @@ export function solveOptions(partial: Partial<SolveOptions> = {}): SolveOptions 
     maxSolutions: partial.maxSolutions ?? DEFAULT_MAX_SOLUTIONS,
     shouldStop: partial.shouldStop ?? (() => false),
     ...(partial.params ? { params: partial.params } : {}),
+    ...(partial.trace ? { trace: partial.trace } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
 import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, IMPOSSIBLE_LINE, MaskLineCache } from '../line/line-cache.js';
 import { lineClue, type LineSolver } from '../line/line-solver.js';
+import type { SolveTrace } from '../api/types.js';
 
 /** Line solves between two polls of the cancellation check. */
 const POLL_EVERY = 256;
@@ -47,6 +48,8 @@ export class Propagator {
   propagations = 0;
   /** Set when the cancellation check fired during `propagate`. */
   stopped = false;
+  /** Told each line solve of `propagate` (null: no observer, the default). */
+  trace: SolveTrace | null = null;
 
   private readonly solver: LineSolver;
   private readonly shouldStop: () => boolean;
@@ -180,12 +183,16 @@ export class Propagator {
     this.propagations++;
     const { queue, queued, lineCount } = this;
     const masks = this.maskSolver !== null;
+    const trace = this.trace;
     while (this.queueSize > 0) {
       const line = queue[this.queueHead]!;
       this.queueHead = this.queueHead + 1 === lineCount ? 0 : this.queueHead + 1;
       this.queueSize--;
       queued[line] = 0;
-      if (!(masks ? this.solveMaskLine(line) : this.solveArrayLine(line))) {
+      const from = this.trailLength;
+      const ok = masks ? this.solveMaskLine(line) : this.solveArrayLine(line);
+      if (trace !== null) trace.line(line, ok, this.grid, this.trail, from, this.trailLength);
+      if (!ok) {
         this.clearQueue();
         return false;
       }

@@ -4,7 +4,7 @@ import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../corpus/mod
 import { ExactLineSolver } from '../line/exact.js';
 import { luby } from '../common/luby.js';
 import { Propagator } from '../propagation/propagator.js';
-import { statusOfSolutions, type SolveOptions, type SolveResult } from '../api/types.js';
+import { statusOfSolutions, type SolveOptions, type SolveResult, type SolveTrace } from '../api/types.js';
 import { BranchChooser } from './choose.js';
 import { solveResult } from '../api/result.js';
 import { propagationMetrics } from '../propagation/metrics.js';
@@ -63,6 +63,8 @@ export class BacktrackSearch {
 
   /** True when the search starts from a given propagator's fixpoint, so the first propagation is done. */
   private readonly propagated: boolean;
+  /** Told each guess, backtrack and solution (and, through the propagator and prober, each line and probe). */
+  private readonly trace: SolveTrace | null;
 
   constructor(puzzle: Puzzle, options: SolveOptions, settings: SearchSettings, start?: Propagator) {
     this.puzzle = puzzle;
@@ -70,6 +72,8 @@ export class BacktrackSearch {
     this.settings = settings;
     this.prop = start ?? new Propagator(puzzle, new ExactLineSolver(), { cache: settings.cache, shouldStop: options.shouldStop });
     this.propagated = start !== undefined;
+    this.trace = options.trace ?? null;
+    if (this.trace !== null) this.prop.trace = this.trace;
     this.prober = settings.probing ? new Prober(this.prop) : null;
     this.chooser = new BranchChooser(this.prop);
     this.rankByProbes = settings.probing && settings.probeRanks;
@@ -226,6 +230,7 @@ export class BacktrackSearch {
   /** Explores the subtree of the current (propagated, consistent) grid. */
   private search(depth: number): void {
     const prop = this.prop;
+    const trace = this.trace;
     if (this.nodes++ % POLL_NODES === 0 && this.options.shouldStop()) {
       this.stopped = true;
       return;
@@ -253,6 +258,7 @@ export class BacktrackSearch {
     for (const value of values) {
       const mark = prop.trailLength;
       this.decisions++;
+      if (trace !== null) trace.guess(cell, value, depth + 1);
       prop.assign(cell, value);
       let alive = prop.propagate();
       if (prop.stopped) this.stopped = true;
@@ -262,12 +268,14 @@ export class BacktrackSearch {
         if (depth + 1 > this.maxDepth) this.maxDepth = depth + 1;
         this.search(depth + 1);
       }
+      if (trace !== null) trace.backtrack(depth, !alive, prop.trail, mark, prop.trailLength);
       prop.undo(mark);
       if (this.done()) return;
     }
   }
 
   private record(): void {
+    this.trace?.solution();
     const grid = this.prop.grid.slice();
     if (!isSolution(this.puzzle, grid))
       throw new Error(`backtrack: internal error: a complete grid of ${this.puzzle.id} breaks its clues`);

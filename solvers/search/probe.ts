@@ -190,6 +190,9 @@ export class Prober {
     const mark = prop.trailLength;
     const id = ++this.stampId;
     this.probes++;
+    // The trial propagations are undone at once: no steps of a trace, which hears what the probe learnt.
+    const trace = prop.trace;
+    prop.trace = null;
 
     prop.assign(cell, FILLED);
     const filledOk = prop.propagate();
@@ -201,7 +204,10 @@ export class Prober {
         this.stampValue[c] = grid[c]!;
       }
     prop.undo(mark);
-    if (prop.stopped) return BOTH_OPEN;
+    if (prop.stopped) {
+      prop.trace = trace;
+      return BOTH_OPEN;
+    }
 
     prop.assign(cell, EMPTY);
     const emptyOk = prop.propagate();
@@ -216,21 +222,25 @@ export class Prober {
         }
       }
     prop.undo(mark);
+    prop.trace = trace;
     if (prop.stopped) return BOTH_OPEN;
 
     if (!filledOk && !emptyOk) {
       this.contradictions += 2;
+      if (trace !== null) trace.probe(cell, false, false, grid, trail, mark, mark);
       return DEAD;
     }
     if (!filledOk || !emptyOk) {
       this.contradictions++;
       this.decided++;
       prop.assign(cell, filledOk ? FILLED : EMPTY);
+      if (trace !== null) trace.probe(cell, filledOk, emptyOk, grid, trail, mark, prop.trailLength);
       return prop.propagate() ? LEARNT : DEAD;
     }
-    if (commonCount === 0) return BOTH_OPEN;
     for (let i = 0; i < commonCount; i++) prop.assign(this.common[i]!, this.commonValue[i]!);
     this.decided += commonCount;
+    if (trace !== null) trace.probe(cell, true, true, grid, trail, mark, prop.trailLength);
+    if (commonCount === 0) return BOTH_OPEN;
     return prop.propagate() ? LEARNT : DEAD;
   }
 }

@@ -11,6 +11,7 @@ function searchStrategy(name: string, description: string, defaults: typeof BACK
     name,
     description,
     params,
+    traces: true,
     solve: (puzzle: Puzzle, options: SolveOptions): SolveResult =>
       new BacktrackSearch(puzzle, options, searchSettings(resolveParams(name, params, options.params))).run(),
   };

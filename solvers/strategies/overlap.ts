@@ -22,6 +22,7 @@ export function solveByOverlap(puzzle: Puzzle, options: SolveOptions): SolveResu
     cache: params.cache as boolean,
     shouldStop: options.shouldStop,
   });
+  prop.trace = options.trace ?? null;
   prop.enqueueAll();
   const ok = prop.propagate();
   const metrics = propagationMetrics(prop);
@@ -38,5 +39,6 @@ export const overlapStrategy: SyncStrategy = {
   name: 'overlap',
   description: 'Simple line logic (leftmost/rightmost overlap and unreachable cells) to a fixpoint; never guesses',
   params: OVERLAP_PARAMS,
+  traces: true,
   solve: solveByOverlap,
 };

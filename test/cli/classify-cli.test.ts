@@ -132,6 +132,33 @@ describe('nonobench classify', () => {
     expect(row).toMatchObject({ class: 'unknown', timeout_s: '0.3' });
   });
 
+  it('ranks the puzzles by difficulty in the CSV, the listing and the --html page, hardest first; bad input is still one line and exit 2', () => {
+    const csv = join(dir, 'difficulty.csv');
+    const html = join(dir, 'pages', 'difficulty.html');
+    const MUM = 'corpus/puzzles/webpbn/65.non';
+    const EDGE = 'corpus/puzzles/webpbn/23.non';
+    const { code, out, err } = run(DANCER, MUM, GCHQ, BAD, EDGE, '--out', csv, '--html', html, '--workers', '1');
+    expect(code).toBe(2);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    const byPath = Object.fromEntries(readCsv(csv).records.map((r) => [r.puzzle_path, r]));
+    // Mum and Edge Pattern need as many decisive probes, and Mum more rounds of line logic; Dancer line logic only.
+    expect(byPath[MUM]).toMatchObject({ class: 'probe-solvable', difficulty_rank: '1' });
+    expect(byPath[EDGE]).toMatchObject({ class: 'probe-solvable', difficulty_rank: '2', line_passes: '0' });
+    expect(byPath[DANCER]).toMatchObject({ class: 'overlap-solvable', difficulty_rank: '3', probes_decisive: '0' });
+    expect(byPath[GCHQ]).toMatchObject({ class: 'multiple-solutions', difficulty_rank: '' });
+    expect(byPath[MUM]!.probes_decisive).toBe(byPath[EDGE]!.probes_decisive);
+    expect(Number(byPath[MUM]!.line_passes)).toBeGreaterThan(0);
+    expect(Number(byPath[DANCER]!.line_passes)).toBeGreaterThan(0);
+    const start = out.indexOf('hardest puzzles first (3 of the 3 with one solution');
+    const listing = out.slice(start, out.indexOf('\n\n', start));
+    expect([MUM, EDGE, DANCER].map((p) => listing.indexOf(p))).toEqual([...[MUM, EDGE, DANCER].map((p) => listing.indexOf(p))].sort((a, b) => a - b));
+    expect(listing).not.toContain(GCHQ);
+    const page = readFileSync(html, 'utf8');
+    const rows = [...page.matchAll(/<tr><td class="num">(\d*)<\/td><td>([^<]*)<\/td>/g)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual([['1', MUM], ['2', EDGE], ['3', DANCER], ['', GCHQ]]);
+    expect(page).not.toMatch(/<script|\s(src|href)=/);
+  });
+
   it('rejects an unknown class name', () => {
     const { code, err } = run(DANCER, '--only', 'easy', '--out', join(dir, 'x.csv'));
     expect(code).toBe(2);

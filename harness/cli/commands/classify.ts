@@ -5,6 +5,7 @@ import { UNKNOWN, type Grid } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
 import { differingMask, PUZZLE_CLASSES, type PuzzleClass } from '../../classify/classify.js';
 import {
+  byDifficulty,
   CLASSIFY_COLUMNS,
   classifyCorpus,
   classifyRow,
@@ -14,7 +15,8 @@ import {
   type ClassifiedPuzzle,
 } from '../../classify/run.js';
 import { writeCsv } from '../../results/csv.js';
-import { ensureDir } from '../../io/output-path.js';
+import { ensureDir, ensureParentDir, writeOutputFile } from '../../io/output-path.js';
+import { difficultyPage } from '../../classify/page.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
 import { checkWorkers, maxSizeOption, memoryMb, nonNegativeNumber, pathsWithSuite, suiteOption, workerCount } from '../options.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitOnInterrupt } from '../../io/thrown.js';
@@ -26,6 +28,9 @@ export const DEFAULT_CLASSIFY_TIMEOUT_S = 10;
 /** Up to this many listed puzzles, their pictures are printed without `--show`. */
 const SHOW_AUTOMATICALLY = 10;
 
+/** The hardest puzzles printed without `--only` (the CSV ranks them all). */
+const HARDEST_SHOWN = 20;
+
 interface ClassifyCommandOptions {
   timeout: number;
   workers: number;
@@ -33,6 +38,7 @@ interface ClassifyCommandOptions {
   out?: string;
   only?: PuzzleClass[];
   svg?: string;
+  html?: string;
   show?: boolean;
   quiet?: boolean;
   maxSize?: number;
@@ -161,6 +167,7 @@ export function registerClassify(program: Command): void {
     .option('--out <file>', 'CSV to write (default: reports/runs/classify-<timestamp>.csv)')
     .option('--only <classes>', `list only puzzles of these classes (comma-separated: ${PUZZLE_CLASSES.join(', ')}); the CSV too`, parseClassList)
     .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ')
+    .option('--html <file>', 'also write an HTML page of the puzzles ranked by difficulty, with their profiles')
     .option('--show', `print those pictures in the terminal (automatic for up to ${SHOW_AUTOMATICALLY} listed puzzles)`)
     .addOption(suiteOption())
     .addOption(maxSizeOption())
@@ -175,6 +182,7 @@ export function registerClassify(program: Command): void {
       try {
         // A bad --svg is found before the (possibly long) classification, not after it.
         if (o.svg) ensureDir(o.svg);
+        if (o.html) ensureParentDir(o.html);
         run = await classifyCorpus({
           paths: pathsWithSuite(paths, o.suite),
           timeoutS: o.timeout,
@@ -194,12 +202,13 @@ export function registerClassify(program: Command): void {
       print(formatClassCounts(run.results));
       print('');
       if (o.only) {
-        print(`${o.only.join(', ')} puzzles (${listed.length}), most dead ends first:`);
+        print(`${o.only.join(', ')} puzzles (${listed.length}), hardest first:`);
         if (listed.length > 0) print(formatListing(listed));
       } else {
-        const guessing = run.results.filter((r) => classOf(r) === 'needs-guessing');
-        print(`needs-guessing puzzles (${guessing.length}), most dead ends first:`);
-        if (guessing.length > 0) print(formatListing(guessing));
+        const ranked = byDifficulty(run.results).filter((r) => r.difficultyRank !== null);
+        const hardest = ranked.slice(0, HARDEST_SHOWN);
+        print(`hardest puzzles first (${hardest.length} of the ${ranked.length} with one solution; difficulty_rank in the CSV ranks them all):`);
+        if (hardest.length > 0) print(formatListing(hardest));
       }
       if (o.show || listed.length <= SHOW_AUTOMATICALLY) {
         const pictures = showClassified(listed, !!process.stdout.isTTY);
@@ -208,6 +217,10 @@ export function registerClassify(program: Command): void {
       if (o.svg) {
         const files = writeClassifySvgs(listed, o.svg);
         print(`${files.length} SVG files written to ${oneLineText(o.svg)}`);
+      }
+      if (o.html) {
+        writeOutputFile(o.html, await difficultyPage({ results: listed, timeoutS: o.timeout, csvPath: out }));
+        print(`difficulty page written to ${oneLineText(o.html)}`);
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const where = o.workers === 0 ? 'in this thread' : `on ${o.workers} worker thread${o.workers === 1 ? '' : 's'}`;

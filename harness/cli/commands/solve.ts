@@ -14,6 +14,9 @@ import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { EXIT_FAILED, exitOnInterrupt, oneLine, thrownMessage } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
+import { recordSolve, replayableStrategy } from '../../replay/record.js';
+import { replayPage } from '../../replay/page.js';
+import { DEFAULT_MAX_STEPS, type RecordedSteps } from '../../replay/recorder.js';
 import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
@@ -24,6 +27,7 @@ interface SolveCommandOptions {
   maxSolutions: number;
   timeout: number;
   svg?: string;
+  replay?: string;
   json?: boolean;
   param?: Record<string, number | boolean | string>;
   maxSize?: number;
@@ -106,6 +110,7 @@ export function registerSolve(program: Command): void {
     .option('--max-solutions <n>', 'stop after this many solutions (2 checks uniqueness)', positiveInt('--max-solutions'), 2)
     .option('--timeout <seconds>', 'time limit (0: none)', nonNegativeNumber('--timeout'), DEFAULT_SOLVE_TIMEOUT_S)
     .option('--svg <file>', 'also draw the final grid as an SVG picture')
+    .option('--replay <file>', `also write an HTML page that replays the solve step by step (line-based strategies; at most ${DEFAULT_MAX_STEPS} steps recorded)`)
     .option('--json', 'print one JSON object instead of the picture')
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
     .addOption(maxSizeOption())
@@ -128,7 +133,16 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   const { params } = config!;
   let result: SolveResult;
   let timeMs: number;
-  if (opts.timeout > 0) {
+  let steps: RecordedSteps | undefined;
+  if (opts.replay !== undefined) {
+    // In this thread, where the recorder is: the strategies that can replay all poll their deadline.
+    const strategy = replayableStrategy(opts.strategy);
+    try {
+      ({ result, timeMs, steps } = await recordSolve(strategy, puzzle, { maxSolutions: opts.maxSolutions, timeoutMs: opts.timeout * 1000, params }));
+    } catch (err) {
+      throw failed(strategy.name, thrownMessage(err));
+    }
+  } else if (opts.timeout > 0) {
     // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
     const solved = await solveOnWorker(puzzle, opts, config!.strategy, params);
     result = solved.result;
@@ -155,6 +169,8 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   const [first, second] = result.solutions;
   const mark = first && second ? differingCells(first, second) : undefined;
   if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
+  if (opts.replay !== undefined && steps)
+    writeOutputFile(opts.replay, replayPage({ puzzle, strategy: config!.strategy, result, steps, maxSteps: DEFAULT_MAX_STEPS }));
 
   const metrics = result.metrics;
   // Counted from the grids, as `run` counts them, not taken from the strategy.
@@ -191,5 +207,9 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   );
   const extra = Object.entries(metrics.extra ?? {});
   if (extra.length > 0) lines.push(oneLineText(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`));
+  if (opts.replay !== undefined && steps) {
+    const left = steps.omitted > 0 ? ` (${steps.omitted} more left out)` : '';
+    lines.push(oneLineText(`replay: ${steps.kind.length} steps${left} in ${opts.replay}`));
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { generateRandomPuzzle } from '../../corpus/generate.js';
+import { createRng } from '../../corpus/random.js';
+import { loadPuzzle } from '../../corpus/load.js';
+import type { Puzzle } from '../../corpus/model.js';
+import { backtrackStrategy, probeStrategy } from '../../solvers/strategies/backtrack.js';
+import { overlapStrategy } from '../../solvers/strategies/overlap.js';
+import { solveOptions, type SolveResult, type SolveTrace, type SyncStrategy } from '../../solvers/api/types.js';
+import type { Params } from '../../solvers/api/params.js';
+
+/** A trace that only counts what it hears. */
+function countingTrace() {
+  const counts = { lines: 0, cellsSet: 0, probes: 0, guesses: 0, backtracks: 0, cellsUndone: 0, solutions: 0 };
+  const trace: SolveTrace = {
+    line: (_l, _ok, _g, _t, from, to) => {
+      counts.lines++;
+      counts.cellsSet += to - from;
+    },
+    probe: () => void counts.probes++,
+    guess: () => void counts.guesses++,
+    backtrack: (_d, _dead, _t, from, to) => {
+      counts.backtracks++;
+      counts.cellsUndone += to - from;
+    },
+    solution: () => void counts.solutions++,
+  };
+  return { trace, counts };
+}
+
+const solve = (s: SyncStrategy, p: Puzzle, params: Params, trace?: SolveTrace): SolveResult =>
+  s.solve(p, solveOptions({ maxSolutions: 2, params, ...(trace ? { trace } : {}) }));
+
+const randomPuzzle = fc
+  .record({ width: fc.integer({ min: 2, max: 12 }), height: fc.integer({ min: 2, max: 12 }), density: fc.double({ min: 0.3, max: 0.7, noNaN: true }), seed: fc.integer({ min: 1, max: 2 ** 31 }) })
+  .map(({ width, height, density, seed }) => generateRandomPuzzle(width, height, density, createRng(seed)));
+
+const strategyAndParams = fc.oneof(
+  fc.record({ strategy: fc.constantFrom(backtrackStrategy, probeStrategy), params: fc.record({ probing: fc.boolean(), restartBudget: fc.constantFrom(1, 4, 64) }) }),
+  fc.constant({ strategy: overlapStrategy, params: {} }),
+);
+
+describe('a solve trace', () => {
+  it('changes nothing: the same status, grids and counters with and without it, and it hears every step', () => {
+    fc.assert(
+      fc.property(randomPuzzle, strategyAndParams, (puzzle, { strategy, params }) => {
+        const plain = solve(strategy, puzzle, params);
+        const { trace, counts } = countingTrace();
+        const traced = solve(strategy, puzzle, params, trace);
+        expect(traced).toEqual(plain);
+        const m = plain.metrics;
+        // Every guess is reported and undone, every completed probe reported.
+        expect(counts.guesses).toBe(m.decisions);
+        expect(counts.backtracks).toBe(m.decisions);
+        expect(counts.probes).toBe(m.extra.probes ?? 0);
+        if (strategy !== overlapStrategy) expect(counts.solutions).toBeGreaterThanOrEqual(plain.solutions.length);
+        expect(counts.lines).toBeGreaterThan(0);
+        // What propagation set minus what the search undid is the root's deductions (probes set cells too).
+        if (m.decisions > 0) expect(counts.cellsUndone).toBeGreaterThanOrEqual(m.decisions);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('changes nothing on a puzzle that needs deep guessing without probing', () => {
+    const puzzle = loadPuzzle('corpus/puzzles/webpbn/23.non');
+    const params = { probing: false };
+    const plain = solve(backtrackStrategy, puzzle, params);
+    const { trace, counts } = countingTrace();
+    expect(solve(backtrackStrategy, puzzle, params, trace)).toEqual(plain);
+    expect(plain.metrics.decisions).toBeGreaterThan(10);
+    expect(counts.guesses).toBe(plain.metrics.decisions);
+  });
+});
