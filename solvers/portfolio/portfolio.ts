@@ -13,11 +13,7 @@ import { clueSymmetries, imagesOf, type Symmetry } from './symmetry.js';
 export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */
   search: SearchSettings;
-  /** Alternate the search's runs between probing every candidate cell and probing around the last changes. */
-  alternateScope: boolean;
-  /** SAT conflicts allowed per search decision in each turn (the search's run budget times this). */
-  satRatio: number;
-  /** When above 0: each SAT turn gets this many times the work the search's run just did (see searchWork). */
+  /** Each SAT turn gets this many times the work the search's run before it did (see searchWork). */
   satShare: number;
   /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
   symmetry: boolean;
@@ -57,7 +53,6 @@ export class Portfolio {
   private readonly metrics: SolveMetrics;
   private readonly extra: Record<string, number>;
   private stopped = false;
-  private turns = 0;
 
   constructor(puzzle: Puzzle, options: SolveOptions, settings: PortfolioSettings) {
     this.puzzle = puzzle;
@@ -94,16 +89,13 @@ export class Portfolio {
     // Probing may have decided every cell: the search's first run then only records the solution.
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
     for (;;) {
-      const budget = search.nextRunBudget;
       const workBefore = this.searchWork();
       const over = search.runOnce();
       this.absorbSolutions();
       if (search.stopped) return this.finish(PHASES.search, 'timeout', rootGrid);
       if (over || this.enough()) break;
-      if (this.settings.alternateScope) search.probeScope = (this.turns++ & 1) === 0 ? 'local' : 'all';
       phase = PHASES.sat;
-      const turn = this.settings.satShare > 0 ? { conflicts: Infinity, propagations: Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * this.settings.satShare) } : { conflicts: budget * this.settings.satRatio, propagations: Infinity };
-      if (this.satTurn(turn.conflicts, turn.propagations)) break;
+      if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * this.settings.satShare))) break;
       if (this.stopped) return this.finish(PHASES.sat, 'timeout', rootGrid);
       phase = PHASES.search;
     }
@@ -123,8 +115,8 @@ export class Portfolio {
     return this.search!.solutions.length >= this.options.maxSolutions;
   }
 
-  /** One slice of CDCL; true when it settled the puzzle (enough solutions, or none left). */
-  private satTurn(conflicts: number, propagations: number): boolean {
+  /** One slice of CDCL of about `propagations` propagations; true when it settled the puzzle (enough solutions, or none left). */
+  private satTurn(propagations: number): boolean {
     if (!this.sat) {
       const sat = PuzzleSat.load(this.puzzle, {
         known: this.prop.grid.slice(),
@@ -141,7 +133,7 @@ export class Portfolio {
       this.sat = sat;
       this.absorbSolutions();
     }
-    const step = this.sat.next(conflicts, propagations);
+    const step = this.sat.next(Infinity, propagations);
     if (step === 'none') return true;
     if (step === 'solution') {
       this.search!.noteSolution(this.sat.solution!);

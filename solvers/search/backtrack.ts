@@ -151,21 +151,6 @@ export class BacktrackSearch {
     return false;
   }
 
-  /** Which cells the probes of later nodes try (see Prober.scope); a portfolio may vary it between runs. */
-  set probeScope(scope: SearchSettings['probeScope']) {
-    if (this.prober) this.prober.scope = scope;
-  }
-
-  /** Decisions the next run may take (Infinity without restarts). */
-  get nextRunBudget(): number {
-    return this.settings.restarts ? this.runBudget : Infinity;
-  }
-
-  /** True once no run can find another solution: the tree is explored or the root has none left. */
-  get isExhausted(): boolean {
-    return this.exhausted;
-  }
-
   /**
    * Counts a solution found by other means (another search of the same puzzle), so that this search
    * stops at `maxSolutions` in all and does not report it twice. It must satisfy the clues.

@@ -7,9 +7,8 @@ import { DEFAULT_ENCODING, ENCODINGS, type EncodingName } from '../sat/encodings
 
 /** The parameters of `auto`. */
 export const AUTO_PARAMS: readonly ParamSpec[] = [
-  { name: 'search', type: 'enum', values: ['backtrack', 'probe', 'alternate'], default: 'backtrack', meaning: 'the depth-first search phase: probing every candidate cell at each node (backtrack) or around the last changes (probe)' },
-  { name: 'satShare', type: 'integer', min: 0, default: 0, meaning: 'when above 0: SAT work per unit of search work in each turn' },
-  { name: 'satRatio', type: 'integer', min: 1, default: 4, meaning: "SAT conflicts per search decision in each turn (the search run's budget times this)" },
+  { name: 'search', type: 'enum', values: ['backtrack', 'probe'], default: 'backtrack', meaning: 'the depth-first search phase: as the backtrack strategy (probing every candidate cell at each node) or as probe' },
+  { name: 'satShare', type: 'integer', min: 1, default: 2, meaning: "each SAT turn's work, in multiples of the work of the search run before it" },
   { name: 'symmetry', type: 'boolean', default: true, meaning: "use the clues' symmetries: symmetric solutions first, a solution's images as solutions" },
   { name: 'encoding', type: 'enum', values: ENCODINGS, default: DEFAULT_ENCODING, meaning: 'CNF encoding of the SAT phase (see sat)' },
 ];
@@ -30,8 +29,6 @@ export const autoStrategy: SyncStrategy = {
     const p = resolveParams('auto', AUTO_PARAMS, options.params);
     return new Portfolio(puzzle, options, {
       search: p.search === 'probe' ? PROBE_SETTINGS : BACKTRACK_SETTINGS,
-      alternateScope: p.search === 'alternate',
-      satRatio: p.satRatio as number,
       satShare: p.satShare as number,
       symmetry: p.symmetry as boolean,
       encoding: p.encoding as EncodingName,

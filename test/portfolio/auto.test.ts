@@ -74,19 +74,17 @@ describe('auto, the portfolio strategy', () => {
 
   it('stays exact when the phases take many short turns (SAT solutions, fixed cells and images shared with the search)', () => {
     // A first search run of one decision hands most puzzles over to turns of CDCL and search.
-    const settings = (search: typeof BACKTRACK_SETTINGS, satRatio: number) => ({
+    const settings = (search: typeof BACKTRACK_SETTINGS, satShare: number) => ({
       search: { ...search, restartBudget: 1 },
-      satRatio,
-      satShare: 0,
+      satShare,
       symmetry: true,
       encoding: 'blocks' as const,
-      alternateScope: false,
     });
     let satTurns = 0;
     let mirrored = 0;
     fc.assert(
-      fc.property(smallPuzzle, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 3), (puzzle, maxSolutions, satRatio) => {
-        const result = new Portfolio(puzzle, solveOptions({ maxSolutions }), settings(satRatio === 1 ? PROBE_SETTINGS : BACKTRACK_SETTINGS, satRatio)).run();
+      fc.property(smallPuzzle, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 3), (puzzle, maxSolutions, satShare) => {
+        const result = new Portfolio(puzzle, solveOptions({ maxSolutions }), settings(satShare === 1 ? PROBE_SETTINGS : BACKTRACK_SETTINGS, satShare)).run();
         if (result.metrics.extra.satConflicts !== undefined) satTurns++;
         if (result.metrics.extra.mirroredSolutions! > 0) mirrored++;
         expectAgrees(puzzle, result, maxSolutions);
@@ -100,7 +98,7 @@ describe('auto, the portfolio strategy', () => {
   it('gives the search the cells clause learning fixed for good, and still agrees with sat (random 30×30)', () => {
     // Short turns on a puzzle whose search stalls long enough for clause learning to fix cells.
     const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'generated', '30x30', '016.non'));
-    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satRatio: 2, satShare: 0, symmetry: false, encoding: 'blocks' as const, alternateScope: false };
+    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry: false, encoding: 'blocks' as const };
     const result = new Portfolio(puzzle, solveOptions(), settings).run();
     expect(result.metrics.extra.sharedCells).toBeGreaterThan(0);
     expect(result.status).toBe(sat.solve(puzzle, solveOptions()).status);
