@@ -13,16 +13,29 @@ import { clueSymmetries, imagesOf, type Symmetry } from './symmetry.js';
 export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */
   search: SearchSettings;
-  /** Each SAT turn gets this many times the work the search's run before it did (see searchWork). */
+  /**
+   * Each SAT turn gets this many times the work the search's run before it did (see searchWork),
+   * weighted by how little root probing decided (see satWeight).
+   */
   satShare: number;
   /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
   symmetry: boolean;
   encoding: EncodingName;
 }
 
+/** A line solve's cost in SAT propagations (a cached line costs about one). */
 const LINE_SOLVE_WORK = 5;
 /** The smallest SAT turn, in propagations (loading the CNF alone costs about this much). */
 const MIN_SAT_TURN = 20_000;
+
+/**
+ * How much more of the time clause learning gets, from the share of cells root probing decided
+ * (between 0.5 and 8 times, 1 at a tenth): where probing decides little, line reasoning guides the
+ * search poorly and clause learning tends to win; where it decides much, the search does.
+ */
+function satWeight(knownShare: number): number {
+  return Math.min(8, Math.max(0.5, 0.1 / Math.max(knownShare, 1e-9)));
+}
 
 /** The phase that settled the puzzle, in `extra.lastPhase`. */
 export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
@@ -30,11 +43,11 @@ export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
 /**
  * The portfolio: exact line propagation, then probing at the root, then two complete searches that
  * take turns with budgets that grow: the probing depth-first search (a run of its restart plan)
- * and CDCL on the CNF of the grid probing stalled on (a slice of conflicts in proportion). They
- * share what they learn: each solution found by one is counted by the other and excluded from its
- * search, and the cells the clause learning fixes for good become root facts of the depth-first
- * search. The first to finish settles the puzzle, so the cost on each puzzle is about twice that of
- * the better of the two at most, and much less where one finishes within its first turns.
+ * and CDCL on the CNF of the grid probing stalled on (a slice of propagations in proportion to the
+ * run's work). They share what they learn: each solution found by one is counted by the other and
+ * excluded from its search, and the cells the clause learning fixes for good become root facts of
+ * the depth-first search. The first to finish settles the puzzle, so its cost on a puzzle is a
+ * small multiple of the better one's, and about the same where one finishes in its first turns.
  */
 export class Portfolio {
   private readonly puzzle: Puzzle;
@@ -88,6 +101,7 @@ export class Portfolio {
 
     // Probing may have decided every cell: the search's first run then only records the solution.
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
+    const share = this.settings.satShare * satWeight(this.extra.probeCells / cells);
     for (;;) {
       const workBefore = this.searchWork();
       const over = search.runOnce();
@@ -95,12 +109,18 @@ export class Portfolio {
       if (search.stopped) return this.finish(PHASES.search, 'timeout', rootGrid);
       if (over || this.enough()) break;
       phase = PHASES.sat;
-      if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * this.settings.satShare))) break;
+      if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * share))) break;
       if (this.stopped) return this.finish(PHASES.sat, 'timeout', rootGrid);
       phase = PHASES.search;
     }
-    const found = search.solutions.length;
-    return this.finish(phase, statusOfSolutions(found, this.options.maxSolutions), found > 0 ? search.solutions[0]! : prop.grid.slice(), search.solutions);
+    return this.finishRuns(phase);
+  }
+
+  /** The result once the searches are over: the solutions found, or the deduced grid. */
+  private finishRuns(phase: number): SolveResult {
+    const solutions = this.search!.solutions;
+    const grid = solutions.length > 0 ? solutions[0]! : this.prop.grid.slice();
+    return this.finish(phase, statusOfSolutions(solutions.length, this.options.maxSolutions), grid, solutions);
   }
 
   /**
