@@ -106,14 +106,20 @@ export class Portfolio {
       const workBefore = this.searchWork();
       const over = search.runOnce();
       this.absorbSolutions();
-      if (search.stopped) return this.finish(PHASES.search, 'timeout', rootGrid);
+      if (search.stopped) return this.timedOut(PHASES.search, rootGrid);
       if (over || this.enough()) break;
       phase = PHASES.sat;
       if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * share))) break;
-      if (this.stopped) return this.finish(PHASES.sat, 'timeout', rootGrid);
+      if (this.stopped) return this.timedOut(PHASES.sat, rootGrid);
       phase = PHASES.search;
     }
     return this.finishRuns(phase);
+  }
+
+  /** The limit fired: the solutions found so far, else the grid probing reached (sound without any blocking clause). */
+  private timedOut(phase: number, rootGrid: Grid): SolveResult {
+    const solutions = this.search!.solutions;
+    return this.finish(phase, 'timeout', solutions[0] ?? rootGrid, solutions);
   }
 
   /** The result once the searches are over: the solutions found, or the deduced grid. */

@@ -105,6 +105,19 @@ describe('auto, the portfolio strategy', () => {
     for (const s of result.solutions) expect(isSolution(puzzle, s)).toBe(true);
   });
 
+  it('reports the solutions it found when the limit fires', () => {
+    // Every row and column holds one cell: the 8! permutation matrices.
+    const ones = Array.from({ length: 8 }, () => [1]);
+    const puzzle = makePuzzle(ones, ones);
+    let polls = 0;
+    const result = autoStrategy.solve(puzzle, solveOptions({ maxSolutions: 100_000, shouldStop: () => ++polls > 200 }));
+    expect(result.status).toBe('timeout');
+    expect(result.solutions.length).toBeGreaterThan(1);
+    expect(result.grid).toEqual(result.solutions[0]);
+    for (const s of result.solutions) expect(isSolution(puzzle, s)).toBe(true);
+    expect(new Set(result.solutions.map(key)).size).toBe(result.solutions.length);
+  });
+
   it('counts the contradictions of every phase as dead ends, and names the phase that settled the puzzle', () => {
     // Line logic alone: a full row and column.
     const lineOnly = autoStrategy.solve(makePuzzle([[2], [2]], [[2], [2]]), solveOptions());
