@@ -166,7 +166,7 @@ timeout: 20
     expect([...new Set(rows.map((row) => row.config))].sort()).toEqual([...configs].sort());
     const verdicts = (config: string) => new Map(rows.filter((row) => row.config === config).map((row) => [row.puzzle_id, row.status]));
     const sat = verdicts('sat');
-    expect(sat.size).toBe(12 + 2 + 4 + 4);
+    expect(sat.size).toBe(13 + 2 + 4 + 4);
     expect([...sat.values()].every((s) => s === 'unique' || s === 'multiple')).toBe(true);
     for (const solver of ['sat:encoding=automaton', 'cadical', 'minisat']) expect(verdicts(solver), solver).toEqual(sat);
     for (const row of rows.filter((row) => row.strategy === 'external')) {

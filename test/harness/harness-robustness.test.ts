@@ -115,10 +115,10 @@ describe('run: final grids are verified, not only solutions', () => {
 
   it('finds nothing wrong in the built-in strategies, even when stopped midway', async () => {
     const r = await runCorpus(
-      options({ paths: ['corpus/puzzles/webpbn', 'corpus/puzzles/seeds'], strategies: ['overlap', 'enumeration', 'backtrack', 'sat'], timeoutS: 0.02 }),
+      options({ paths: ['corpus/puzzles/webpbn', 'corpus/puzzles/seeds'], strategies: ['overlap', 'enumeration', 'backtrack', 'sat', 'auto'], timeoutS: 0.02 }),
     );
     const statuses = readCsv(r.out).records.map((x) => x.status);
-    expect(statuses).toHaveLength(56);
+    expect(statuses).toHaveLength(15 * 5);
     expect(statuses.filter((s) => s === 'wrong' || s === 'error')).toEqual([]);
     expect(statuses).toContain('stuck');
   });
