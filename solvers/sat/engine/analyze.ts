@@ -64,6 +64,7 @@ export class ConflictAnalysis {
       } else {
         if (arena.isLearnt(cr)) {
           s.bumpClause(cr);
+          arena.setUsed(cr, true);
           const lbd = arena.lbd(cr);
           if (lbd > 2) {
             const fresh = s.lbdOf(arena.mem, cr + HEADER, arena.size(cr));
