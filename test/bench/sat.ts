@@ -113,7 +113,7 @@ function summary(runs: Timed[]): string {
   const conflicts = runs.reduce((a, r) => a + r.result.metrics.deadEnds, 0);
   return (
     `${statusCounts(runs)}; wall median ${fmt(quantile(wall, 0.5))}, max ${fmt(wall[wall.length - 1] ?? 0)}, total ${fmt(sum(wall))}, ` +
-    `over 1 s: ${wall.filter((t) => t > 1000).length}; CPU median ${fmt(quantile(cpu, 0.5))}, max ${fmt(cpu[cpu.length - 1] ?? 0)}, ` +
+    `over 1 s: ${wall.filter((t) => t > 1000).length}; CPU median ${fmt(quantile(cpu, 0.5))}, max ${fmt(cpu[cpu.length - 1] ?? 0)}, total ${fmt(sum(cpu))}, ` +
     `over 1 s: ${cpu.filter((t) => t > 1000).length}; conflicts ${conflicts}`
   );
 }
