@@ -2,7 +2,7 @@
  * Speed figures for the `sat` strategy and its CDCL engine.
  *
  *   node dist/test/bench/sat.js [--only corpus,3sat,random] [--corpus PATH]... [--tournament-sample 100]
- *                               [--3sat-vars 250] [--3sat-seeds 20]
+ *                               [--3sat-vars 250] [--3sat-seeds 20|FIRST-LAST]
  *                               [--random 0] [--size 30] [--density 0.5] [--seed 1] [--timeout 10]
  *                               [--probe] [--encoding blocks|automaton] [--param key=value]...
  *
@@ -199,6 +199,13 @@ const EXTERNAL_SOLVERS: ExternalSolver[] = [
   },
 ];
 
+/** The seeds of `--3sat-seeds`: "N" is 1 to N, "A-B" is A to B; undefined when malformed. */
+function seedRange(text: string): [number, number] | undefined {
+  const m = /^(?:(\d+)-)?(\d+)$/.exec(text);
+  const range: [number, number] = [m?.[1] === undefined ? 1 : Number(m[1]), Number(m?.[2])];
+  return m && range[0] >= 1 && range[0] <= range[1] ? range : undefined;
+}
+
 const onPath = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).status === 0;
 
 /** One solver's result on one instance. */
@@ -248,10 +255,10 @@ const perSecond = (conflicts: number, seconds: number) => Math.round(conflicts /
  */
 function bench3Sat(): void {
   const n = Number(args['3sat-vars']);
-  const seeds = Number(args['3sat-seeds']);
+  const [first, last] = seedRange(args['3sat-seeds']!)!;
   const m = Math.round(4.26 * n);
   const externals = EXTERNAL_SOLVERS.filter((x) => onPath(x.name));
-  console.log(`## Random 3-SAT, ${n} variables, ${m} clauses (ratio 4.26), seeds 1-${seeds}\n`);
+  console.log(`## Random 3-SAT, ${n} variables, ${m} clauses (ratio 4.26), seeds ${first}-${last}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'nonobench-3sat-'));
   const writeInstance = (seed: number, vars: number) => {
     const file = join(dir, `${vars}-${seed}.cnf`);
@@ -262,7 +269,7 @@ function bench3Sat(): void {
   const names = ['ours', ...externals.map((x) => x.name)];
   const totals = new Map(names.map((name) => [name, { conflicts: 0, seconds: 0, processSeconds: 0 }]));
   let disagreements = 0;
-  for (let seed = 1; seed <= seeds; seed++) {
+  for (let seed = first; seed <= last; seed++) {
     const file = writeInstance(seed, n);
     const runs = new Map<string, SatRun>();
     const oursFirst = seed % 2 === 1;
@@ -328,8 +335,8 @@ function benchRandom(): void {
 
 const parts = new Set((args.only ?? 'corpus,3sat,random').split(',').map((p) => p.trim()));
 for (const part of parts) if (!['corpus', '3sat', 'random'].includes(part)) usage(`--only: unknown part "${part}" (known: corpus, 3sat, random)`);
-for (const [name, min] of [['3sat-vars', 3], ['3sat-seeds', 1]] as const)
-  if (!(Number.isInteger(Number(args[name])) && Number(args[name]) >= min)) usage(`--${name} expects a whole number ≥ ${min}, got "${args[name]}"`);
+if (!(Number.isInteger(Number(args['3sat-vars'])) && Number(args['3sat-vars']) >= 3)) usage(`--3sat-vars expects a whole number ≥ 3, got "${args['3sat-vars']}"`);
+if (!seedRange(args['3sat-seeds']!)) usage(`--3sat-seeds expects N (seeds 1 to N) or FIRST-LAST, got "${args['3sat-seeds']}"`);
 if (parts.has('corpus')) benchCorpus();
 if (parts.has('3sat')) bench3Sat();
 if (parts.has('random')) benchRandom();
