@@ -13,8 +13,9 @@ const FAILED = 3;
  * Holds the scratch it reuses across conflicts.
  */
 export class ConflictAnalysis {
-  /** After analyze: the learnt clause, asserting literal first, a literal of the backtrack level second. */
-  readonly learnt: number[] = [];
+  /** After analyze: the learnt clause in learnt[0 .. size), asserting literal first, a literal of the backtrack level second. */
+  readonly learnt: Int32Array;
+  size = 0;
   private readonly seen: Uint8Array;
   private readonly toClear: number[] = [];
   /** Depth-first walk of `redundant`: literals and the next reason position to visit. */
@@ -24,11 +25,14 @@ export class ConflictAnalysis {
   private readonly clauseLevel: Int32Array;
   private readonly clauseLevelFirst: Int32Array;
   private stamp = 0;
+  /** A one-literal buffer, so that analysis reads a binary reason's other literal as it reads a clause. */
+  private readonly binary = new Int32Array(1);
 
   constructor(
     private readonly s: EngineState,
     numVars: number,
   ) {
+    this.learnt = new Int32Array(numVars + 1);
     this.seen = new Uint8Array(numVars);
     this.stackLit = new Int32Array(numVars);
     this.stackNext = new Int32Array(numVars);
@@ -40,30 +44,45 @@ export class ConflictAnalysis {
   analyze(conflict: number): number {
     const s = this.s;
     const { level, reason, trail, arena } = s;
-    const seen = this.seen;
-    const out = this.learnt;
-    out.length = 0;
-    out.push(NO_LIT);
+    const { seen, learnt } = this;
     const current = s.levels;
+    let size = 1; // learnt[0] is the asserting literal, known at the end
     let pending = 0;
     let p = NO_LIT;
     let index = s.trailSize - 1;
     let cr = conflict;
     do {
+      // The false literals of the reason: a binary reason's other literal, or the clause's (but p).
+      let k: number;
+      let end: number;
+      let mem: Int32Array;
       if (isBinaryReason(cr)) {
-        pending += this.meet(otherOfBinary(cr), current);
+        mem = this.binary;
+        mem[0] = otherOfBinary(cr);
+        k = 0;
+        end = 1;
       } else {
         if (arena.isLearnt(cr)) {
           s.bumpClause(cr);
+          arena.setUsed(cr, true);
           const lbd = arena.lbd(cr);
           if (lbd > 2) {
             const fresh = s.lbdOf(arena.mem, cr + HEADER, arena.size(cr));
             if (fresh < lbd) arena.setLbd(cr, fresh);
           }
         }
-        const mem = arena.mem;
-        const size = mem[cr]!;
-        for (let k = p === NO_LIT ? 0 : 1; k < size; k++) pending += this.meet(mem[cr + HEADER + k]!, current);
+        mem = arena.mem;
+        k = cr + HEADER + (p === NO_LIT ? 0 : 1);
+        end = cr + HEADER + mem[cr]!;
+      }
+      for (; k < end; k++) {
+        const q = mem[k]!;
+        const v = varOf(q);
+        if (seen[v] !== 0 || level[v] === 0) continue;
+        s.bumpVar(v);
+        seen[v] = IN_CLAUSE;
+        if (level[v]! >= current) pending++; // resolved away below
+        else learnt[size++] = q;
       }
       while (seen[varOf(trail[index--]!)] === 0);
       p = trail[index + 1]!;
@@ -71,27 +90,17 @@ export class ConflictAnalysis {
       seen[varOf(p)] = 0;
       pending--;
     } while (pending > 0);
-    out[0] = p ^ 1;
+    learnt[0] = p ^ 1;
+    this.size = size;
     this.minimise();
-    if (out.length === 1) return 0;
+    size = this.size;
+    if (size === 1) return 0;
     let maxAt = 1;
-    for (let i = 2; i < out.length; i++) if (level[varOf(out[i]!)]! > level[varOf(out[maxAt]!)]!) maxAt = i;
-    const swap = out[1]!;
-    out[1] = out[maxAt]!;
-    out[maxAt] = swap;
-    return level[varOf(out[1]!)]!;
-  }
-
-  /** Analysis meets q, a false literal of a reason: marks and bumps it; returns 1 when q is of the current level (to be resolved away). */
-  private meet(q: number, current: number): number {
-    const s = this.s;
-    const v = varOf(q);
-    if (this.seen[v] !== 0 || s.level[v] === 0) return 0;
-    s.bumpVar(v);
-    this.seen[v] = IN_CLAUSE;
-    if (s.level[v]! >= current) return 1;
-    this.learnt.push(q);
-    return 0;
+    for (let i = 2; i < size; i++) if (level[varOf(learnt[i]!)]! > level[varOf(learnt[maxAt]!)]!) maxAt = i;
+    const swap = learnt[1]!;
+    learnt[1] = learnt[maxAt]!;
+    learnt[maxAt] = swap;
+    return level[varOf(learnt[1]!)]!;
   }
 
   /** Drops the literals of `learnt` (after the first) that the others imply. */
@@ -99,10 +108,11 @@ export class ConflictAnalysis {
     const { level, reason, trailPos } = this.s;
     const { seen, toClear, clauseLevel, clauseLevelFirst } = this;
     const out = this.learnt;
+    const size = this.size;
     toClear.length = 0;
-    for (let i = 1; i < out.length; i++) toClear.push(out[i]!);
+    for (let i = 1; i < size; i++) toClear.push(out[i]!);
     const stamp = ++this.stamp;
-    for (let i = 1; i < out.length; i++) {
+    for (let i = 1; i < size; i++) {
       const v = varOf(out[i]!);
       const lv = level[v]!;
       if (clauseLevel[lv] !== stamp) {
@@ -111,11 +121,11 @@ export class ConflictAnalysis {
       } else if (trailPos[v]! < clauseLevelFirst[lv]!) clauseLevelFirst[lv] = trailPos[v]!;
     }
     let j = 1;
-    for (let i = 1; i < out.length; i++) {
+    for (let i = 1; i < size; i++) {
       const l = out[i]!;
       if (reason[varOf(l)] === NO_REASON || !this.redundant(l, stamp)) out[j++] = l;
     }
-    out.length = j;
+    this.size = j;
     for (const l of toClear) seen[varOf(l)] = 0;
   }
 

@@ -7,7 +7,8 @@ import { grownInt32 } from '../../common/grow.js';
  *
  * Header layout (HEADER words):
  *   mem[cr]     number of literals
- *   mem[cr + 1] flags: bit 0 learnt, bit 1 deleted, bits 2.. the LBD (learnt clauses)
+ *   mem[cr + 1] flags: bit 0 learnt, bit 1 deleted, bit 2 used (a learnt clause met in conflict
+ *               analysis since the last reduction), bits 3.. the LBD (learnt clauses)
  *   mem[cr + 2] activity (learnt clauses), stored as float32 bits through a second view of the buffer
  * Literals follow at mem[cr + HEADER ...]; the two watched literals are always the first two.
  */
@@ -15,7 +16,8 @@ export const HEADER = 3;
 
 const LEARNT = 1;
 const DELETED = 2;
-const LBD_SHIFT = 2;
+const USED = 4;
+const LBD_SHIFT = 3;
 
 export class ClauseArena {
   mem: Int32Array;
@@ -65,7 +67,15 @@ export class ClauseArena {
   }
 
   setLbd(cr: number, lbd: number): void {
-    this.mem[cr + 1] = (this.mem[cr + 1]! & (LEARNT | DELETED)) | (lbd << LBD_SHIFT);
+    this.mem[cr + 1] = (this.mem[cr + 1]! & (LEARNT | DELETED | USED)) | (lbd << LBD_SHIFT);
+  }
+
+  isUsed(cr: number): boolean {
+    return (this.mem[cr + 1]! & USED) !== 0;
+  }
+
+  setUsed(cr: number, used: boolean): void {
+    this.mem[cr + 1] = used ? this.mem[cr + 1]! | USED : this.mem[cr + 1]! & ~USED;
   }
 
   activity(cr: number): number {

@@ -5,12 +5,16 @@ import type { EngineState } from './state.js';
 
 const FIRST_REDUCE = 2000;
 const REDUCE_INCREMENT = 300;
+/** Learnt clauses of LBD up to CORE_LBD are kept for good, those up to TIER2_LBD while analysis uses them. */
+const CORE_LBD = 2;
+const TIER2_LBD = 6;
 
 /**
- * Keeps the clause database small: every 2000 + 300·k conflicts the worse half of the learnt
- * clauses goes (binary clauses, glue clauses of LBD ≤ 2 and reasons of trail literals are kept; of
- * the rest, those with the worst LBD, then the lowest activity); at level 0, clauses satisfied by
- * new fixed literals go for good. Either way the arena is then compacted.
+ * Keeps the clause database small: every 2000 + 300·k conflicts three quarters of the learnt
+ * clauses that may go do go, those with the worst LBD, then the lowest activity. Binary clauses,
+ * glue clauses of LBD ≤ 2, reasons of trail literals and clauses of LBD ≤ 6 that conflict analysis
+ * met since the last reduction stay (tiers as in CaDiCaL). At level 0, clauses satisfied by new
+ * fixed literals go for good. Either way the arena is then compacted.
  */
 export class ClauseDatabase {
   private nextReduce = FIRST_REDUCE;
@@ -42,11 +46,13 @@ export class ClauseDatabase {
     const candidates: number[] = [];
     const kept: number[] = [];
     for (const cr of s.learnts) {
-      if (arena.size(cr) === 2 || arena.lbd(cr) <= 2 || s.locked(cr)) kept.push(cr);
+      const lbd = arena.lbd(cr);
+      if (arena.size(cr) === 2 || lbd <= CORE_LBD || s.locked(cr) || (lbd <= TIER2_LBD && arena.isUsed(cr))) kept.push(cr);
       else candidates.push(cr);
+      arena.setUsed(cr, false);
     }
     candidates.sort((a, b) => arena.lbd(b) - arena.lbd(a) || arena.activity(a) - arena.activity(b));
-    const remove = candidates.length >> 1;
+    const remove = (3 * candidates.length) >> 2;
     for (let i = 0; i < candidates.length; i++) {
       if (i < remove) {
         arena.markDeleted(candidates[i]!);

@@ -217,14 +217,14 @@ export class SatSolver {
   /** Learns the clause analysis left (after backtracking) and asserts its first literal. */
   private learn(): void {
     const s = this.s;
-    const out = this.analysis.learnt;
+    const { learnt: out, size } = this.analysis;
     s.stats.learnts++;
-    if (this.onLearnt) this.onLearnt(out.map(toDimacs));
-    if (out.length === 1) {
+    if (this.onLearnt) this.onLearnt(Array.from(out.subarray(0, size), toDimacs));
+    if (size === 1) {
       s.enqueue(out[0]!, NO_REASON);
       return;
     }
-    const cr = s.arena.alloc(out, out.length, true, s.lbdOf(out, 0, out.length));
+    const cr = s.arena.alloc(out, size, true, s.lbdOf(out, 0, size));
     s.learnts.push(cr);
     s.attach(cr);
     s.bumpClause(cr);
