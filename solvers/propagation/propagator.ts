@@ -102,6 +102,11 @@ export class Propagator {
     this.arrayCache = !maskForm && cache ? new ArrayLineCache(this.lineCount) : null;
   }
 
+  /** True when lines are kept and solved as bit masks (the fast form: the exact solver, lines up to 61 cells). */
+  get solvesMasks(): boolean {
+    return this.maskSolver !== null;
+  }
+
   /** Times a full cache was emptied. */
   get cacheResets(): number {
     return (this.maskCache?.resets ?? 0) + (this.arrayCache?.resets ?? 0);
