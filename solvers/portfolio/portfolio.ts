@@ -14,8 +14,8 @@ export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */
   search: SearchSettings;
   /**
-   * Each SAT turn gets this many times the work the search's run before it did (see searchWork),
-   * weighted by how little root probing decided (see satWeight).
+   * The first SAT turn gets this many times the work the search's run before it did (see
+   * searchWork), weighted by how little root probing decided (see satWeight); later turns more.
    */
   satShare: number;
   /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
@@ -104,6 +104,7 @@ export class Portfolio {
     // Probing may have decided every cell: the search's first run then only records the solution.
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
     const share = this.settings.satShare * satWeight(this.extra.probeCells / cells);
+    let turn = 0;
     for (;;) {
       const workBefore = this.searchWork();
       const over = search.runOnce();
@@ -111,7 +112,10 @@ export class Portfolio {
       if (search.stopped) return this.timedOut(PHASES.search, rootGrid);
       if (over || this.enough()) break;
       phase = PHASES.sat;
-      if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * share))) break;
+      // Clause learning's share grows by a third each turn: a search that has not finished in its
+      // first runs is in a heavy tail, where clause learning is the steadier of the two.
+      const grow = 1 + turn++ / 3;
+      if (this.satTurn(Math.max(MIN_SAT_TURN, (this.searchWork() - workBefore) * share * grow))) break;
       if (this.stopped) return this.timedOut(PHASES.sat, rootGrid);
       phase = PHASES.search;
     }
