@@ -103,7 +103,10 @@ export class Portfolio {
 
     // Probing may have decided every cell: the search's first run then only records the solution.
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
-    const share = this.settings.satShare * satWeight(this.extra.probeCells / cells);
+    const weight = satWeight(this.extra.probeCells / cells);
+    const share = this.settings.satShare * weight;
+    // Where clause learning is favoured, the search's first run is shorter too.
+    search.nextRunBudget = Math.max(1, Math.round(this.settings.search.restartBudget / weight));
     let turn = 0;
     for (;;) {
       const workBefore = this.searchWork();
