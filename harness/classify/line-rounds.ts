@@ -41,4 +41,6 @@ export class LineRounds implements SolveTrace {
   guess(): void {}
   backtrack(): void {}
   solution(): void {}
+  learnt(): void {}
+  found(): void {}
 }

@@ -71,6 +71,7 @@ const LEGEND = `<ul class="legend">
 <li>${swatch('background:#1b1b1b')}${swatch(cross('#1b1b1b'))}line logic (filled, empty)</li>
 <li>${swatch('background:#0072B2')}${swatch(cross('#0072B2'))}probing</li>
 <li>${swatch('background:#D55E00')}${swatch(cross('#D55E00'))}guess</li>
+<li>${swatch('background:#009E73')}${swatch(cross('#009E73'))}clause learning (auto)</li>
 <li>${swatch('background:#8d8d8d')}${swatch('background:#80b9d8')}decided below a guess (undone when the guess fails)</li>
 <li>${swatch('background:#e6e6e6')}unknown</li>
 <li>${swatch('background:#fff;border:2px solid #E69F00')}set by this step; the current line or cell is framed in ${swatch('background:#fff;border:2px solid #CC79A7')}</li>

@@ -46,6 +46,8 @@ function describe(s) {
     case 5: return 'solution found' + at;
     case 6: return (a > 0 ? plural(a, 'step') + ' left out (at most ' + data.maxSteps + ' are recorded); ' : '') +
       'final grid: ' + data.status + (m > 0 ? ' (' + plural(m, 'cell') + ' set)' : '');
+    case 7: return 'clause learning fixed ' + plural(m, 'cell') + at;
+    case 8: return 'clause learning found solution ' + a + at;
   }
   return '';
 }
@@ -62,8 +64,8 @@ const ratio = window.devicePixelRatio || 1;
 canvas.width = cssW * ratio; canvas.height = cssH * ratio;
 canvas.style.width = cssW + 'px'; canvas.style.height = cssH + 'px';
 ctx.scale(ratio, ratio);
-const COLOUR = ['#1b1b1b', '#0072B2', '#D55E00'];
-const FAINT = ['#8d8d8d', '#80b9d8', '#D55E00'];
+const COLOUR = ['#1b1b1b', '#0072B2', '#D55E00', '#009E73'];
+const FAINT = ['#8d8d8d', '#80b9d8', '#D55E00', '#80cfb9'];
 function drawCell(c, code, x, y) {
   const v = code & 3, by = (code >> 2) & 3, colour = (code & 16 ? FAINT : COLOUR)[by];
   if (v === 0) { ctx.fillStyle = '#e6e6e6'; ctx.fillRect(x, y, size, size); return; }

@@ -17,12 +17,17 @@ export const STEP = {
   solution: 5,
   /** The solve's final grid, set from where the recorded steps end (arg: steps left out). */
   result: 6,
+  /** Cells clause learning proved, set at the search's root (auto). */
+  learnt: 7,
+  /** Clause learning found a solution (arg: solutions it has found so far); the grid stays. */
+  found: 8,
 } as const;
 
 /** A cell's code in a step: its value (UNKNOWN, FILLED, EMPTY) in bits 0–1, then what decided it. */
 export const DECIDED_BY_LINE = 0;
 export const DECIDED_BY_PROBE = 1 << 2;
 export const DECIDED_BY_GUESS = 2 << 2;
+export const DECIDED_BY_LEARNING = 3 << 2;
 /** Set when the cell was decided below a guess (so it may be undone). */
 export const UNDER_GUESS = 1 << 4;
 
@@ -90,6 +95,9 @@ export class ReplayRecorder implements SolveTrace {
   private readonly shown: Uint8Array;
   /** Codes when the first solution was met (the search goes on after it, and may undo it). */
   private atSolution: Uint8Array | null = null;
+  /** The first solution clause learning found, and how many it has found. */
+  private foundFirst: Uint8Array | null = null;
+  private foundCount = 0;
   private depth = 0;
   private omitted = 0;
   /** The kind of the last step, recorded or not. */
@@ -138,9 +146,19 @@ export class ReplayRecorder implements SolveTrace {
     this.step(STEP.solution, 0, 0, EMPTY_TRAIL, 0, 0, () => 0);
   }
 
+  learnt(grid: Uint8Array, trail: Int32Array, from: number, to: number): void {
+    this.step(STEP.learnt, 0, 0, trail, from, to, (cell) => grid[cell]! | DECIDED_BY_LEARNING);
+  }
+
+  found(solution: Uint8Array): void {
+    this.foundFirst ??= solution.slice();
+    this.step(STEP.found, ++this.foundCount, 0, EMPTY_TRAIL, 0, 0, () => 0);
+  }
+
   /**
    * The steps, ending with a `result` step that sets the solve's final grid (its codes from when
-   * the first solution was met, else as the solve left them; a cell no step decided counts as line logic).
+   * the first solution was met, else as the solve left them; a cell no step decided counts as
+   * decided by clause learning when it found that grid, else as line logic).
    */
   finish(finalGrid: Grid): RecordedSteps {
     const target = new Uint8Array(finalGrid.length);
@@ -149,6 +167,7 @@ export class ReplayRecorder implements SolveTrace {
       const fromSolution = this.atSolution?.[cell];
       if (fromSolution !== undefined && (fromSolution & 3) === value) target[cell] = fromSolution;
       else if ((this.live[cell]! & 3) === value) target[cell] = this.live[cell]!;
+      else if (this.foundFirst?.[cell] === value) target[cell] = value | DECIDED_BY_LEARNING;
       else target[cell] = value;
     }
     const changed: number[] = [];

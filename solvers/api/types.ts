@@ -91,6 +91,13 @@ export interface SolveTrace {
   backtrack(depth: number, deadEnd: boolean, trail: Int32Array, from: number, to: number): void;
   /** The current grid is a solution (the search records it and goes on, or stops). */
   solution(): void;
+  /**
+   * Cells another search proved (auto's clause learning: they hold in every solution not found
+   * yet) were set at the search's root: trail[from, to), before their consequences are propagated.
+   */
+  learnt(grid: Uint8Array, trail: Int32Array, from: number, to: number): void;
+  /** Another search (auto's clause learning) found a solution; the current grid stays as it is. */
+  found(solution: Uint8Array): void;
 }
 
 export interface Strategy {

@@ -74,6 +74,7 @@ export class Portfolio {
     this.options = options;
     this.settings = settings;
     this.prop = new Propagator(puzzle, new ExactLineSolver(), { shouldStop: options.shouldStop });
+    this.prop.trace = options.trace ?? null;
     this.symmetries = settings.symmetry ? clueSymmetries(puzzle) : [];
     this.metrics = { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
     this.extra = { symmetries: this.symmetries.length, mirroredSolutions: 0, sharedCells: 0 };
@@ -173,6 +174,7 @@ export class Portfolio {
     const step = this.sat.next(Infinity, propagations);
     if (step === 'none') return true;
     if (step === 'solution') {
+      this.options.trace?.found(this.sat.solution!);
       this.search!.noteSolution(this.sat.solution!);
       this.absorbSolutions();
       return this.enough();

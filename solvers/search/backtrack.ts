@@ -171,6 +171,7 @@ export class BacktrackSearch {
   assumeAtRoot(cells: ArrayLike<number>, values: ArrayLike<number>): boolean {
     const prop = this.prop;
     if (this.exhausted) return false;
+    const mark = prop.trailLength;
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
       if (prop.grid[cell] === UNKNOWN) prop.assign(cell, values[i]!);
@@ -180,6 +181,7 @@ export class BacktrackSearch {
         return false;
       }
     }
+    this.trace?.learnt(prop.grid, prop.trail, mark, prop.trailLength);
     if (!prop.propagate()) this.exhausted = true;
     if (prop.stopped) this.stopped = true;
     return !this.exhausted;

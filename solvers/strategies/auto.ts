@@ -25,6 +25,7 @@ export const autoStrategy: SyncStrategy = {
   name: 'auto',
   description: 'Portfolio: line logic, probing, then probing search and CDCL in turns with growing budgets, sharing solutions and fixed cells',
   params: AUTO_PARAMS,
+  traces: true,
   solve(puzzle: Puzzle, options: SolveOptions): SolveResult {
     const p = resolveParams('auto', AUTO_PARAMS, options.params);
     return new Portfolio(puzzle, options, {

@@ -10,7 +10,7 @@ import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { recordSolve, replayableStrategies } from '../../harness/replay/record.js';
 import { replayPage, REPLAY_DATA_ID } from '../../harness/replay/page.js';
-import { DECIDED_BY_GUESS, DECIDED_BY_LINE, DECIDED_BY_PROBE, STEP } from '../../harness/replay/recorder.js';
+import { DECIDED_BY_GUESS, DECIDED_BY_LEARNING, DECIDED_BY_LINE, DECIDED_BY_PROBE, STEP } from '../../harness/replay/recorder.js';
 import type { SolveResult } from '../../solvers/api/types.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -43,7 +43,8 @@ type Data = ReturnType<typeof pageData>;
 
 /**
  * Plays the steps in order and checks each against what its kind means; returns the final grid's
- * values. `truth`, when given, is a solution: every cell decided outside any guess must agree with it.
+ * values. `truth`, when given, is a solution: every cell decided outside any guess must agree with
+ * it, until a first solution is met (after it, what clause learning proves holds in the others).
  */
 function playChecked(d: Data, truth?: Uint8Array): Uint8Array {
   const { width: W, height: H } = d;
@@ -74,6 +75,12 @@ function playChecked(d: Data, truth?: Uint8Array): Uint8Array {
       expect(codes[0]! & 12, where).toBe(DECIDED_BY_GUESS);
       expect(d.depth[s], where).toBeGreaterThan(0);
     }
+    if (kind === STEP.learnt) {
+      expect(codes.every((c) => (c & 12) === DECIDED_BY_LEARNING), where).toBe(true);
+      expect(d.depth[s], where).toBe(0);
+    }
+    if (kind === STEP.found) expect(cells, where).toEqual([]);
+    if (kind === STEP.solution || kind === STEP.found) truth = undefined;
     if (kind === STEP.probe) {
       expect(codes.every((c) => (c & 12) === DECIDED_BY_PROBE), where).toBe(true);
       const filledOk = (d.info[s]! & 1) !== 0;
@@ -115,6 +122,18 @@ describe('solve --replay', () => {
     );
   });
 
+  it('records auto: clause learning\'s fixed cells and solutions are steps of their own, and the end is the final grid', async () => {
+    // A random 30×30 puzzle on which auto's clause learning fixes a cell and finds the solutions.
+    const puzzle = loadPuzzle('corpus/puzzles/generated/30x30/005.non');
+    const { result, data } = await recorded(puzzle, 'auto');
+    expect(result.status).toBe('multiple');
+    const count = (k: number) => data.kind.filter((x: number) => x === k).length;
+    expect(count(STEP.learnt)).toBeGreaterThan(0);
+    expect(count(STEP.found)).toBeGreaterThan(0);
+    expect(count(STEP.guess)).toBe(result.metrics.extra.searchDecisions);
+    expect(playChecked(data, solutionOf(result))).toEqual(result.grid);
+  });
+
   it('caps a long search, says how many steps it left out, and still ends on the final grid', async () => {
     const puzzle = loadPuzzle('corpus/puzzles/webpbn/23.non');
     const { result, steps, data, html } = await recorded(puzzle, 'backtrack', { probing: false }, 50);
@@ -145,15 +164,15 @@ describe('solve --replay', () => {
   });
 
   it('refuses a strategy that does not report its steps, in one line naming those that do, and writes nothing', () => {
-    expect(replayableStrategies()).toEqual(['overlap', 'backtrack', 'probe']);
+    expect(replayableStrategies()).toEqual(['overlap', 'backtrack', 'probe', 'auto']);
     const file = join(dir, 'sat.html');
     const { code, err } = runCli('solve', 'corpus/puzzles/webpbn/1.non', '-s', 'sat', '--replay', file);
     expect(code).toBe(2);
-    expect(err.split('\n')[0]).toBe('nonobench: --replay: strategy sat does not report its steps (these do: overlap, backtrack, probe)');
+    expect(err.split('\n')[0]).toBe('nonobench: --replay: strategy sat does not report its steps (these do: overlap, backtrack, probe, auto)');
     expect(existsSync(file)).toBe(false);
     // A plugin is refused without being imported into the command's thread.
     const plugin = runCli('solve', 'corpus/puzzles/webpbn/1.non', '-s', 'test/fixtures/plugins/trivial-solver.mjs', '--replay', file);
     expect(plugin.code).toBe(2);
-    expect(plugin.err.split('\n')[0]).toBe('nonobench: --replay: strategy test/fixtures/plugins/trivial-solver.mjs does not report its steps (these do: overlap, backtrack, probe)');
+    expect(plugin.err.split('\n')[0]).toBe('nonobench: --replay: strategy test/fixtures/plugins/trivial-solver.mjs does not report its steps (these do: overlap, backtrack, probe, auto)');
   });
 });

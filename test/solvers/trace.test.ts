@@ -6,12 +6,13 @@ import { loadPuzzle } from '../../corpus/load.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { backtrackStrategy, probeStrategy } from '../../solvers/strategies/backtrack.js';
 import { overlapStrategy } from '../../solvers/strategies/overlap.js';
+import { autoStrategy } from '../../solvers/strategies/auto.js';
 import { solveOptions, type SolveResult, type SolveTrace, type SyncStrategy } from '../../solvers/api/types.js';
 import type { Params } from '../../solvers/api/params.js';
 
 /** A trace that only counts what it hears. */
 function countingTrace() {
-  const counts = { lines: 0, cellsSet: 0, probes: 0, guesses: 0, backtracks: 0, cellsUndone: 0, solutions: 0 };
+  const counts = { lines: 0, cellsSet: 0, probes: 0, guesses: 0, backtracks: 0, cellsUndone: 0, solutions: 0, learnt: 0, found: 0 };
   const trace: SolveTrace = {
     line: (_l, _ok, _g, _t, from, to) => {
       counts.lines++;
@@ -24,6 +25,8 @@ function countingTrace() {
       counts.cellsUndone += to - from;
     },
     solution: () => void counts.solutions++,
+    learnt: () => void counts.learnt++,
+    found: () => void counts.found++,
   };
   return { trace, counts };
 }
@@ -70,5 +73,19 @@ describe('a solve trace', () => {
     expect(solve(backtrackStrategy, puzzle, params, trace)).toEqual(plain);
     expect(plain.metrics.decisions).toBeGreaterThan(10);
     expect(counts.guesses).toBe(plain.metrics.decisions);
+  });
+
+  it('changes nothing in auto, and hears its search and what its clause learning fixed and found', () => {
+    // A random 30×30 puzzle on which auto's clause learning fixes a cell and finds the solutions.
+    const puzzle = loadPuzzle('corpus/puzzles/generated/30x30/005.non');
+    const plain = solve(autoStrategy, puzzle, {});
+    const { trace, counts } = countingTrace();
+    expect(solve(autoStrategy, puzzle, {}, trace)).toEqual(plain);
+    const m = plain.metrics;
+    expect(counts.guesses).toBe(m.extra.searchDecisions);
+    expect(counts.probes).toBe(m.extra.probes);
+    expect(counts.learnt).toBeGreaterThan(0);
+    expect(counts.found + counts.solutions).toBeGreaterThanOrEqual(plain.solutions.length - (m.extra.mirroredSolutions ?? 0));
+    expect(counts.found).toBeGreaterThan(0);
   });
 });
