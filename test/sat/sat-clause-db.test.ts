@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConflictAnalysis } from '../../solvers/sat/engine/analyze.js';
 import { ClauseDatabase } from '../../solvers/sat/engine/clause-db.js';
-import { mkLit, NO_REASON } from '../../solvers/sat/engine/literals.js';
+import { binaryReason, mkLit, NO_REASON } from '../../solvers/sat/engine/literals.js';
 import { EngineState } from '../../solvers/sat/engine/state.js';
 
 describe('ClauseArena flags', () => {
@@ -40,6 +40,31 @@ describe('ConflictAnalysis', () => {
     expect(Array.from(analysis.learnt.subarray(0, analysis.size))).toEqual([a ^ 1, c ^ 1]);
     expect(s.arena.isUsed(reason)).toBe(true);
     expect(s.arena.isUsed(bystander)).toBe(false);
+  });
+});
+
+describe('ConflictAnalysis of a binary conflict', () => {
+  it('learns the same from binaryReason(other) and binaryConflictLit, as propagate returns it, as from the clause', () => {
+    const [a, b, c] = [0, 1, 2].map((v) => mkLit(v, false)) as [number, number, number];
+    const learn = (binaryConflict: boolean) => {
+      const s = new EngineState(3);
+      s.newDecisionLevel();
+      s.enqueue(c, NO_REASON);
+      s.newDecisionLevel();
+      s.enqueue(a, NO_REASON);
+      s.enqueue(b, binaryReason(a ^ 1)); // b by the binary clause (¬a ∨ b)
+      // The conflict (¬b ∨ ¬c): both literals false.
+      let conflict = s.arena.alloc([b ^ 1, c ^ 1], 2, false);
+      if (binaryConflict) {
+        s.binaryConflictLit = b ^ 1;
+        conflict = binaryReason(c ^ 1);
+      }
+      const analysis = new ConflictAnalysis(s, 3);
+      const backtrack = analysis.analyze(conflict);
+      return [backtrack, Array.from(analysis.learnt.subarray(0, analysis.size))];
+    };
+    expect(learn(false)).toEqual([1, [b ^ 1, c ^ 1]]); // b is the first UIP
+    expect(learn(true)).toEqual(learn(false));
   });
 });
 

@@ -2,10 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   binaryReason,
-  binaryWatcher,
-  clauseOfWatcher,
   isBinaryReason,
-  isBinaryWatcher,
   mkLit,
   neg,
   NO_REASON,
@@ -40,17 +37,6 @@ describe('engine literals', () => {
         expect(otherOfBinary(binaryReason(other))).toBe(other);
         expect(isBinaryReason(cref)).toBe(false);
         expect(isBinaryReason(NO_REASON)).toBe(false);
-      }),
-    );
-  });
-
-  it('a binary watcher names its clause and is told apart from a long clause watcher', () => {
-    fc.assert(
-      fc.property(fc.nat(), (cref) => {
-        expect(isBinaryWatcher(binaryWatcher(cref))).toBe(true);
-        expect(clauseOfWatcher(binaryWatcher(cref))).toBe(cref);
-        expect(isBinaryWatcher(cref)).toBe(false);
-        expect(clauseOfWatcher(cref)).toBe(cref);
       }),
     );
   });

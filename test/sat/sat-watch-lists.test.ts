@@ -10,10 +10,10 @@ function contents(w: WatchLists, lists: number): number[][] {
 }
 
 describe('WatchLists', () => {
-  it('keeps every list intact through relocation, buffer growth and clearing', () => {
+  it('keeps every list intact through pairs and single words pushed, relocation, buffer growth and clearing', () => {
     const lists = 12;
     const op = fc.oneof(
-      { weight: 20, arbitrary: fc.tuple(fc.nat(lists - 1), fc.integer(), fc.integer()) },
+      { weight: 20, arbitrary: fc.tuple(fc.nat(lists - 1), fc.integer(), fc.integer(), fc.boolean()) },
       { weight: 1, arbitrary: fc.constant('clear' as const) },
     );
     fc.assert(
@@ -24,6 +24,9 @@ describe('WatchLists', () => {
           if (o === 'clear') {
             w.clear();
             model.forEach((l) => (l.length = 0));
+          } else if (o[3]) {
+            w.pushOne(o[0], o[1]);
+            model[o[0]]!.push(o[1]);
           } else {
             w.push(o[0], o[1], o[2]);
             model[o[0]]!.push(o[1], o[2]);

@@ -25,8 +25,8 @@ export class ConflictAnalysis {
   private readonly clauseLevel: Int32Array;
   private readonly clauseLevelFirst: Int32Array;
   private stamp = 0;
-  /** A one-literal buffer, so that analysis reads a binary reason's other literal as it reads a clause. */
-  private readonly binary = new Int32Array(1);
+  /** A two-literal buffer, so that analysis reads a binary reason or conflict as it reads a clause. */
+  private readonly binary = new Int32Array(2);
 
   constructor(
     private readonly s: EngineState,
@@ -40,7 +40,10 @@ export class ConflictAnalysis {
     this.clauseLevelFirst = new Int32Array(numVars + 1);
   }
 
-  /** Analyses a conflicting clause into `learnt`; returns the level to backtrack to. */
+  /**
+   * Analyses a conflict, a clause reference or a binary clause as propagate returns it, into
+   * `learnt`; returns the level to backtrack to.
+   */
   analyze(conflict: number): number {
     const s = this.s;
     const { level, reason, trail, arena } = s;
@@ -59,8 +62,9 @@ export class ConflictAnalysis {
       if (isBinaryReason(cr)) {
         mem = this.binary;
         mem[0] = otherOfBinary(cr);
+        mem[1] = s.binaryConflictLit; // a conflicting binary clause: its other false literal
         k = 0;
-        end = 1;
+        end = p === NO_LIT ? 2 : 1;
       } else {
         if (arena.isLearnt(cr)) {
           s.bumpClause(cr);

@@ -107,6 +107,7 @@ export class ClauseDatabase {
       if (s.reason[v]! >= 0) s.reason[v] = forward(s.reason[v]!); // binary reasons name no clause
     }
     s.watches.clear();
+    s.binaries.clear();
     for (const cr of s.clauses) s.attach(cr);
     for (const cr of s.learnts) s.attach(cr);
   }

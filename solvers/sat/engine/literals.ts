@@ -33,11 +33,3 @@ export const NO_REASON = -1;
 export const binaryReason = (other: number): number => -2 - other;
 export const isBinaryReason = (reason: number): boolean => reason < NO_REASON;
 export const otherOfBinary = (reason: number): number => -2 - reason;
-
-/**
- * A watcher names its clause; a binary clause's watcher is the bitwise complement of its reference
- * (negative), so propagation knows, without reading the clause, that the blocker is the other literal.
- */
-export const binaryWatcher = (cr: number): number => ~cr;
-export const isBinaryWatcher = (watcher: number): boolean => watcher < 0;
-export const clauseOfWatcher = (watcher: number): number => (watcher < 0 ? ~watcher : watcher);

@@ -1,6 +1,6 @@
 import { ClauseArena, HEADER } from './clause-arena.js';
 import { grownInt32 } from '../../common/grow.js';
-import { binaryWatcher, FALSE, NO_REASON, sign, TRUE, UNDEF, varOf } from './literals.js';
+import { FALSE, NO_REASON, sign, TRUE, UNDEF, varOf } from './literals.js';
 import { Phases } from './phases.js';
 import { VarHeap } from './var-heap.js';
 import { WatchLists } from './watch-lists.js';
@@ -53,8 +53,12 @@ export class EngineState {
 
   /** Per literal: TRUE, FALSE or UNDEF. */
   readonly vals: Int8Array;
-  /** Per literal: watchers of clauses watching it, as (watcher, blocker) pairs; visited when it becomes false. */
+  /** Per literal: the clauses of three or more literals watching it, as (clause, blocker) pairs; visited when it becomes false. */
   readonly watches: WatchLists;
+  /** Per literal: the other literal of every binary clause holding it, one word each; visited when it becomes false. */
+  readonly binaries: WatchLists;
+  /** After propagate returned a binary clause as its conflict (binaryReason(other)): the clause's other literal. */
+  binaryConflictLit = 0;
   readonly level: Int32Array;
   readonly reason: Int32Array;
   readonly activity: Float64Array;
@@ -82,6 +86,7 @@ export class EngineState {
   constructor(readonly numVars: number) {
     this.vals = new Int8Array(2 * numVars);
     this.watches = new WatchLists(2 * numVars);
+    this.binaries = new WatchLists(2 * numVars);
     this.level = new Int32Array(numVars);
     this.reason = new Int32Array(numVars).fill(NO_REASON);
     this.activity = new Float64Array(numVars);
@@ -164,14 +169,18 @@ export class EngineState {
     return count;
   }
 
-  /** Watches a clause's first two literals. */
+  /** Watches a clause's first two literals (a binary clause in `binaries`, a longer one in `watches`). */
   attach(cr: number): void {
     const mem = this.arena.mem;
     const a = mem[cr + HEADER]!;
     const b = mem[cr + HEADER + 1]!;
-    const watcher = mem[cr] === 2 ? binaryWatcher(cr) : cr;
-    this.watches.push(a, watcher, b);
-    this.watches.push(b, watcher, a);
+    if (mem[cr] === 2) {
+      this.binaries.pushOne(a, b);
+      this.binaries.pushOne(b, a);
+    } else {
+      this.watches.push(a, cr, b);
+      this.watches.push(b, cr, a);
+    }
   }
 
   /** True when the clause is the reason of its (true) first literal, so it may not be deleted. */

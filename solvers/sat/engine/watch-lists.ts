@@ -1,7 +1,7 @@
 import { grownInt32 } from '../../common/grow.js';
 
 /**
- * Watch lists of every literal in one Int32Array, so that building and solving a large CNF
+ * Lists of Int32 words per literal (the engine's watch lists), all in one Int32Array, so that building and solving a large CNF
  * allocates a handful of buffers rather than one small array per literal (tens of thousands of
  * objects that the garbage collector must then trace and free, slowing every thread).
  *
@@ -31,6 +31,14 @@ export class WatchLists {
     this.buf[at] = a;
     this.buf[at + 1] = b;
     this.count[lit]! += 2;
+  }
+
+  /** Appends the single word a to list `lit` (for lists of one-word entries). */
+  pushOne(lit: number, a: number): void {
+    let at = this.start[lit]! + this.count[lit]!;
+    if (this.count[lit]! + 1 > this.cap[lit]!) at = this.relocate(lit);
+    this.buf[at] = a;
+    this.count[lit]! += 1;
   }
 
   /** Moves list `lit` to a fresh segment twice its size; returns its first free position. */
