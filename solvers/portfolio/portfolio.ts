@@ -171,14 +171,19 @@ export class Portfolio {
       this.sat = sat;
       this.absorbSolutions();
     }
-    const step = this.sat.next(Infinity, propagations);
-    if (step === 'none') return true;
-    if (step === 'solution') {
-      this.options.trace?.found(this.sat.solution!);
-      this.search!.noteSolution(this.sat.solution!);
+    const sat = this.sat;
+    const end = sat.stats.propagations + propagations;
+    let step = sat.next(Infinity, propagations);
+    // A solution ends the slice only when it is the last one needed: the rest of the slice goes on to the next.
+    while (step === 'solution') {
+      this.options.trace?.found(sat.solution!);
+      this.search!.noteSolution(sat.solution!);
       this.absorbSolutions();
-      return this.enough();
+      if (this.enough()) return true;
+      const left = end - sat.stats.propagations;
+      step = left > 0 ? sat.next(Infinity, left) : 'unknown';
     }
+    if (step === 'none') return true;
     if (this.options.shouldStop()) {
       this.stopped = true;
       return false;

@@ -248,6 +248,52 @@ describe('SatSolver incremental use', () => {
     );
   });
 
+  it('a search given its conflicts in slices runs exactly as one given them at once', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 40 }), (seed, slice) => {
+        const clauses = randomKSat(seed, 60, 256);
+        const whole = solverFor(60, clauses);
+        const outcome = whole.solve();
+        const sliced = solverFor(60, clauses);
+        let step = sliced.solve({ conflictLimit: slice });
+        while (step === 'unknown') step = sliced.solve({ conflictLimit: slice });
+        expect(step).toBe(outcome);
+        expect(sliced.stats.conflicts).toBe(whole.stats.conflicts);
+        expect(sliced.stats.decisions).toBe(whole.stats.decisions);
+        expect(sliced.stats.restarts).toBe(whole.stats.restarts);
+        if (outcome === 'sat') expect(modelBits(sliced)).toBe(modelBits(whole));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('takes clauses and other assumptions while a search is paused, and stays exact', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 8, max: 14 }), fc.integer({ min: 1, max: 14 }), (seed, n, v) => {
+        const clauses = randomKSat(seed, n, Math.round(4.2 * n));
+        const s = solverFor(n, clauses);
+        const found = new Set<number>();
+        // Alternate tiny slices with and without an assumption; block each model as it comes.
+        for (let round = 0; round < 10_000; round++) {
+          const assumptions = round % 3 === 0 ? [v <= n ? v : -1] : [];
+          const step = s.solve({ conflictLimit: 1, assumptions });
+          if (step === 'unknown') continue;
+          if (step === 'unsat' && assumptions.length > 0 && s.okay) continue;
+          if (step === 'unsat') break;
+          const a = modelBits(s);
+          for (const c of clauses) expect(satisfiesClause(a, c)).toBe(true);
+          for (const l of assumptions) expect(s.value(Math.abs(l))).toBe(l > 0);
+          expect(found.has(a)).toBe(false);
+          found.add(a);
+          if (!s.addClause(Array.from({ length: n }, (_, i) => (((a >> i) & 1) === 1 ? -(i + 1) : i + 1)))) break;
+        }
+        expect(s.solve()).toBe('unsat');
+        expect(found.size).toBe(allModels(n, clauses).length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('solves under assumptions, names failed assumptions, and forgets them afterwards', () => {
     fc.assert(
       fc.property(

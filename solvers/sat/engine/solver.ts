@@ -54,6 +54,12 @@ export class SatSolver {
   private untilPoll = STOP_POLL_INTERVAL;
   /** Propagations after which shouldStop is polled even before STOP_POLL_INTERVAL rounds (rounds are long on a huge CNF). */
   private pollAtPropagations = STOP_POLL_PROPAGATIONS;
+  /**
+   * Where the restart plan stands: the Luby index of the current restart and its conflicts so far.
+   * Kept across solves, so that a search given its conflicts in slices restarts as one given them at once.
+   */
+  private restartIndex = 0;
+  private restartConflicts = 0;
   private assumptions: Int32Array = new Int32Array(0);
   private failed: number[] = [];
   /** addClause's working copy of a clause. */
@@ -98,6 +104,7 @@ export class SatSolver {
   addClauseSlice(lits: ArrayLike<number>, from: number, to: number): boolean {
     const s = this.s;
     if (!s.ok) return false;
+    if (s.levels > 0) s.cancelUntil(0); // a search paused by its budget (see solve) gives up its trail
     const size = to - from;
     if (this.scratch.length < size) this.scratch = new Int32Array(Math.max(size, 2 * this.scratch.length));
     const kept = this.scratch;
@@ -145,8 +152,10 @@ export class SatSolver {
 
   /**
    * Searches for a model. 'sat' sets `model`; 'unsat' under assumptions sets `failedAssumptions`;
-   * 'unknown' means the conflict limit or the stop check ended the search. The solver is left at
-   * decision level 0, ready for more clauses and solves.
+   * 'unknown' means the conflict limit or the stop check ended the search: the search is paused
+   * there, and the next solve (under the same assumptions) goes on from where it stopped, so that a
+   * search given its budget in slices runs as one given it at once. Clauses may be added at any
+   * time between solves (that ends a paused search's trail).
    */
   solve(options: SatSolveOptions = {}): SatOutcome {
     this.model = null;
@@ -154,22 +163,26 @@ export class SatSolver {
     const s = this.s;
     if (!s.ok) return 'unsat';
     const given = options.assumptions ?? [];
-    this.assumptions = new Int32Array(given.length);
-    for (let i = 0; i < given.length; i++) this.assumptions[i] = this.toLit(given[i]!);
+    const assumptions = new Int32Array(given.length);
+    for (let i = 0; i < given.length; i++) assumptions[i] = this.toLit(given[i]!);
+    // A search paused by its budget goes on from its trail, unless it rests on other assumptions.
+    if (!sameLits(assumptions, this.assumptions)) s.cancelUntil(0);
+    this.assumptions = assumptions;
     const shouldStop = options.shouldStop ?? (() => false);
     if (shouldStop()) return 'unknown';
     const conflictLimit = s.stats.conflicts + (options.conflictLimit ?? Infinity);
-    let outcome: SatOutcome | 'restart' = 'restart';
-    for (let restarts = 0; outcome === 'restart'; restarts++) {
-      outcome = this.search(luby(restarts) * RESTART_BASE, conflictLimit, shouldStop);
-      if (outcome === 'restart') s.stats.restarts++;
+    let outcome: SatOutcome | 'restart';
+    while ((outcome = this.search(luby(this.restartIndex) * RESTART_BASE, conflictLimit, shouldStop)) === 'restart') {
+      this.restartIndex++;
+      this.restartConflicts = 0;
+      s.stats.restarts++;
     }
     if (outcome === 'sat') {
       const model = new Uint8Array(this.numVars + 1);
       for (let v = 0; v < this.numVars; v++) model[v + 1] = s.vals[mkLit(v, false)] === TRUE ? 1 : 0;
       this.model = model;
     }
-    s.cancelUntil(0);
+    if (outcome !== 'unknown') s.cancelUntil(0);
     return outcome;
   }
 
@@ -231,11 +244,10 @@ export class SatSolver {
     s.enqueue(out[0]!, cr);
   }
 
-  /** One restart's worth of search: 'restart' when its conflict budget is spent. */
+  /** The rest of one restart's search: 'restart' when its conflict budget is spent. */
   private search(budget: number, conflictLimit: number, shouldStop: () => boolean): SatOutcome | 'restart' {
     const s = this.s;
     const stats = s.stats;
-    let conflicts = 0;
     for (;;) {
       if (--this.untilPoll === 0 || stats.propagations >= this.pollAtPropagations) {
         this.untilPoll = STOP_POLL_INTERVAL;
@@ -245,7 +257,7 @@ export class SatSolver {
       const conflict = propagate(s);
       if (conflict !== NO_REASON) {
         stats.conflicts++;
-        conflicts++;
+        this.restartConflicts++;
         if (s.levels === 0) {
           s.ok = false;
           return 'unsat';
@@ -259,7 +271,7 @@ export class SatSolver {
         if (stats.conflicts >= conflictLimit) return this.giveUp();
         continue;
       }
-      if (conflicts >= budget) {
+      if (this.restartConflicts >= budget) {
         s.phases.update(s.trail, s.trailSize); // fully propagated without conflict
         s.cancelUntil(0);
         return 'restart';
@@ -290,8 +302,14 @@ export class SatSolver {
     }
   }
 
+  /** The budget or the stop check ended the search: the trail is kept, so that the next solve goes on from it. */
   private giveUp(): 'unknown' {
-    this.s.cancelUntil(0);
     return 'unknown';
   }
+}
+
+function sameLits(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
