@@ -32,7 +32,7 @@ const MIN_SAT_TURN = 20_000;
 
 /**
  * How much more of the time clause learning gets, from the share of cells root probing decided
- * (between 0.5 and 8 times, 1 at a tenth): where probing decides little, line reasoning guides the
+ * (8 times up to an eightieth, 1 at a tenth, 0.5 from a fifth on): where probing decides little, line reasoning guides the
  * search poorly and clause learning tends to win; where it decides much, the search does.
  */
 function satWeight(knownShare: number): number {
@@ -46,8 +46,8 @@ export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
  * The portfolio: exact line propagation, then probing at the root, then two complete searches that
  * take turns with budgets that grow: the probing depth-first search (a run of its restart plan)
  * and CDCL on the CNF of the grid probing stalled on (a slice of propagations in proportion to the
- * run's work). They share what they learn: each solution found by one is counted by the other and
- * excluded from its search, and the cells the clause learning fixes for good become root facts of
+ * run's work). They share what they learn: each solution found by one is counted once by both
+ * (and excluded from the CDCL search by a blocking clause), and the cells the clause learning fixes for good become root facts of
  * the depth-first search. The first to finish settles the puzzle, so its cost on a puzzle is a
  * small multiple of the better one's, and about the same where one finishes in its first turns.
  */
@@ -73,7 +73,7 @@ export class Portfolio {
     this.puzzle = puzzle;
     this.options = options;
     this.settings = settings;
-    this.prop = new Propagator(puzzle, new ExactLineSolver(), { shouldStop: options.shouldStop });
+    this.prop = new Propagator(puzzle, new ExactLineSolver(), { cache: settings.search.cache, shouldStop: options.shouldStop });
     this.prop.trace = options.trace ?? null;
     this.symmetries = settings.symmetry ? clueSymmetries(puzzle) : [];
     this.metrics = { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
@@ -106,7 +106,7 @@ export class Portfolio {
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
     const weight = satWeight(this.extra.probeCells / cells);
     const share = this.settings.satShare * weight;
-    // Where clause learning is favoured, the search's first run is shorter too.
+    // Where clause learning is favoured, the search's runs are shorter too (its plan grows from this first budget).
     search.nextRunBudget = Math.max(1, Math.round(this.settings.search.restartBudget / weight));
     let turn = 0;
     for (;;) {

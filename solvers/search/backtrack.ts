@@ -176,13 +176,19 @@ export class BacktrackSearch {
       const cell = cells[i]!;
       if (prop.grid[cell] === UNKNOWN) prop.assign(cell, values[i]!);
       else if (prop.grid[cell] !== values[i]) {
+        // No solution is left: the root grid stays as the search had it (the answer's deduced grid).
         prop.clearQueue();
+        prop.undo(mark);
         this.exhausted = true;
         return false;
       }
     }
     this.trace?.learnt(prop.grid, prop.trail, mark, prop.trailLength);
-    if (!prop.propagate()) this.exhausted = true;
+    if (!prop.propagate()) {
+      prop.clearQueue();
+      prop.undo(mark);
+      this.exhausted = true;
+    }
     if (prop.stopped) this.stopped = true;
     return !this.exhausted;
   }

@@ -26,6 +26,8 @@ function propagateCounting(width: number, height: number, rows: number[][], colu
     guess() {},
     backtrack() {},
     solution() {},
+    learnt() {},
+    found() {},
   };
   prop.enqueueAll();
   const ok = prop.propagate();

@@ -138,15 +138,23 @@ describe('auto, the portfolio strategy', () => {
   });
 
   it('gives a solution of a symmetric puzzle its images as further solutions', () => {
-    // Row and column clues 1,1 around an empty centre: the mirror images of one solution differ from it.
-    const puzzle = makePuzzle([[1], [1]], [[1], [1]]);
-    const symmetries = clueSymmetries(puzzle);
-    expect(symmetries.length).toBeGreaterThan(0);
-    const sat = PuzzleSat.load(puzzle, { known: new Uint8Array(4), encoding: 'blocks', cellDecisions: false, shouldStop: () => false, symmetric: symmetries.map((s) => s.image) })!;
-    expect(sat.next()).toBe('solution');
-    const first = sat.solution!;
-    const images = symmetries.map((s) => key(mapGrid(first, s)));
-    expect(images.some((k) => k !== key(first))).toBe(true);
+    // Clues [1] on every line of a 4×4 grid (the 24 permutation matrices): symmetric under all
+    // seven maps. A one-decision first run hands over to clause learning, whose first solution
+    // brings a different image as the second.
+    const lines = [[1], [1], [1], [1]];
+    const puzzle = makePuzzle(lines, lines);
+    expect(clueSymmetries(puzzle)).toHaveLength(7);
+    const run = (symmetry: boolean) =>
+      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry, encoding: 'blocks' }).run();
+    const mirrored = run(true);
+    expect(mirrored.status).toBe('multiple');
+    expect(mirrored.metrics.extra.lastPhase).toBe(PHASES.sat);
+    expect(mirrored.metrics.extra.mirroredSolutions).toBe(1);
+    expect(new Set(mirrored.solutions.map(key)).size).toBe(2);
+    for (const s of mirrored.solutions) expect(isSolution(puzzle, s)).toBe(true);
+    const plain = run(false);
+    expect(plain.status).toBe('multiple');
+    expect(plain.metrics.extra.mirroredSolutions).toBe(0);
   });
 });
 

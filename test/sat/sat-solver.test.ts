@@ -271,24 +271,35 @@ describe('SatSolver incremental use', () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 8, max: 14 }), fc.integer({ min: 1, max: 14 }), (seed, n, v) => {
         const clauses = randomKSat(seed, n, Math.round(4.2 * n));
+        const models = allModels(n, clauses);
         const s = solverFor(n, clauses);
         const found = new Set<number>();
-        // Alternate tiny slices with and without an assumption; block each model as it comes.
+        const blockedWhilePaused = new Set<number>();
+        const block = (a: number) => s.addClause(Array.from({ length: n }, (_, i) => (((a >> i) & 1) === 1 ? -(i + 1) : i + 1)));
+        // Tiny slices, every third under an assumption; a paused search is sometimes given a
+        // blocking clause of a model it has not found; each model found is blocked too.
         for (let round = 0; round < 10_000; round++) {
           const assumptions = round % 3 === 0 ? [v <= n ? v : -1] : [];
           const step = s.solve({ conflictLimit: 1, assumptions });
-          if (step === 'unknown') continue;
+          if (step === 'unknown') {
+            const other = models.find((a) => !found.has(a) && !blockedWhilePaused.has(a));
+            if (round % 4 === 1 && other !== undefined) {
+              blockedWhilePaused.add(other);
+              if (!block(other)) break;
+            }
+            continue;
+          }
           if (step === 'unsat' && assumptions.length > 0 && s.okay) continue;
           if (step === 'unsat') break;
           const a = modelBits(s);
           for (const c of clauses) expect(satisfiesClause(a, c)).toBe(true);
           for (const l of assumptions) expect(s.value(Math.abs(l))).toBe(l > 0);
-          expect(found.has(a)).toBe(false);
+          expect(found.has(a) || blockedWhilePaused.has(a)).toBe(false);
           found.add(a);
-          if (!s.addClause(Array.from({ length: n }, (_, i) => (((a >> i) & 1) === 1 ? -(i + 1) : i + 1)))) break;
+          if (!block(a)) break;
         }
         expect(s.solve()).toBe('unsat');
-        expect(found.size).toBe(allModels(n, clauses).length);
+        expect(found.size + blockedWhilePaused.size).toBe(models.length);
       }),
       { numRuns: 100 },
     );

@@ -46,7 +46,7 @@ export class PuzzleSat {
    * The variable that switches on the clauses tying each cell to its images (0 when there are
    * none); assumed true while the search keeps to symmetric solutions.
    */
-  private guard = 0;
+  private guard: number;
 
   private constructor(puzzle: Puzzle, known: Grid, engine: SatSolver, guard: number, shouldStop: () => boolean) {
     this.puzzle = puzzle;
@@ -143,11 +143,10 @@ export class PuzzleSat {
   /** The known cells plus those the clauses fix (a partial answer). */
   fixedGrid(): Grid {
     const grid = this.known.slice();
-    for (let i = 0; i < grid.length; i++) {
-      if (grid[i] !== UNKNOWN) continue;
-      const value = this.engine.fixedValue(i + 1);
-      if (value !== undefined) grid[i] = value ? FILLED : EMPTY;
-    }
+    const cells = new Int32Array(grid.length);
+    const values = new Uint8Array(grid.length);
+    const n = this.fixedCells(cells, values);
+    for (let i = 0; i < n; i++) grid[cells[i]!] = values[i]!;
     return grid;
   }
 }
