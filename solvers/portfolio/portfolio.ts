@@ -106,8 +106,6 @@ export class Portfolio {
     let phase: number = prop.unknownCells() === 0 ? PHASES.probe : PHASES.search;
     const weight = satWeight(this.extra.probeCells / cells);
     const share = this.settings.satShare * weight;
-    // Where clause learning is favoured, the search's runs are shorter too (its plan grows from this first budget).
-    search.nextRunBudget = Math.max(1, Math.round(this.settings.search.restartBudget / weight));
     let turn = 0;
     for (;;) {
       const workBefore = this.searchWork();

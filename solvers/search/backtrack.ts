@@ -151,11 +151,6 @@ export class BacktrackSearch {
     return false;
   }
 
-  /** Sets the decisions the next run may take (with restarts; later runs grow from it). */
-  set nextRunBudget(decisions: number) {
-    this.runBudget = decisions;
-  }
-
   /**
    * Counts a solution found by other means (another search of the same puzzle), so that this search
    * stops at `maxSolutions` in all and does not report it twice. It must satisfy the clues.
