@@ -23,13 +23,16 @@ const dot = (a: Float64Array, b: Float64Array) => {
 /**
  * Conjugate gradients for S x = r, S symmetric positive semi-definite given by its product, r in its
  * range (S is singular: the factors of a group of linked commits are fixed only up to a constant);
- * from x = 0, which keeps x out of S's null space.
+ * from x = 0, which keeps x out of S's null space in exact arithmetic. `project`, when given, takes
+ * a vector's null-space part out of it, so that rounding cannot put one there: a residual that is
+ * nothing but rounding would otherwise send x along the null space without bound.
  */
-export function conjugateGradient(multiply: (v: Float64Array, out: Float64Array) => void, r: Float64Array): Float64Array {
+export function conjugateGradient(multiply: (v: Float64Array, out: Float64Array) => void, r: Float64Array, project?: (v: Float64Array) => void): Float64Array {
   const n = r.length;
   const x = new Float64Array(n);
   const res = Float64Array.from(r);
-  const dir = Float64Array.from(r);
+  project?.(res);
+  const dir = Float64Array.from(res);
   const sDir = new Float64Array(n);
   let rr = dot(res, res);
   const stop = 1e-26 * rr;
@@ -42,6 +45,7 @@ export function conjugateGradient(multiply: (v: Float64Array, out: Float64Array)
       x[i]! += alpha * dir[i]!;
       res[i]! -= alpha * sDir[i]!;
     }
+    project?.(res);
     const next = dot(res, res);
     const beta = next / rr;
     rr = next;
@@ -74,13 +78,56 @@ export function leastSquaresFactors(o: Observations, y: readonly number[]): { a:
   for (let p = 0; p < yMean.length; p++) yMean[p]! /= perPuzzle[p]!;
   const rhs = new Float64Array(o.commits);
   for (let i = 0; i < o.size; i++) rhs[o.commit[i]!]! += y[i]! - yMean[o.puzzle[i]!]!;
-  const b = conjugateGradient((v, out) => {
-    const vMean = puzzleMeans(o, v, perPuzzle);
-    for (let k = 0; k < out.length; k++) out[k] = perCommit[k]! * v[k]!;
-    for (let i = 0; i < o.size; i++) out[o.commit[i]!]! -= vMean[o.puzzle[i]!]!;
-  }, rhs);
+  const project = nullSpaceProjection(commitGroups(o));
+  const b = conjugateGradient(
+    (v, out) => {
+      const vMean = puzzleMeans(o, v, perPuzzle);
+      for (let k = 0; k < out.length; k++) out[k] = perCommit[k]! * v[k]!;
+      for (let i = 0; i < o.size; i++) out[o.commit[i]!]! -= vMean[o.puzzle[i]!]!;
+    },
+    rhs,
+    project,
+  );
   const bMean = puzzleMeans(o, b, perPuzzle);
   return { a: Float64Array.from(yMean, (m, p) => m - bMean[p]!), b };
+}
+
+/**
+ * Per commit, the smallest commit its puzzles link it to (directly or through others), over the
+ * observations `only` lists (default all): its group's name.
+ */
+function commitGroups(o: Observations, only?: readonly number[]): Int32Array {
+  const parent = Int32Array.from({ length: o.commits }, (_, k) => k);
+  const find = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]!]!;
+    return k;
+  };
+  const firstCommit = new Int32Array(o.puzzleCount).fill(-1);
+  for (let n = 0; n < (only ? only.length : o.size); n++) {
+    const i = only ? only[n]! : n;
+    const p = o.puzzle[i]!;
+    if (firstCommit[p] === -1) firstCommit[p] = o.commit[i]!;
+    else {
+      const [x, y] = [find(firstCommit[p]!), find(o.commit[i]!)];
+      if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
+    }
+  }
+  return Int32Array.from(parent, (_, k) => find(k));
+}
+
+/**
+ * The projection that takes out of a vector of commit factors its null-space part: the fits' systems
+ * are blind to a constant added over the commits of a group, so each group's mean goes.
+ */
+function nullSpaceProjection(group: Int32Array): (v: Float64Array) => void {
+  const groupSize = new Float64Array(group.length);
+  for (let k = 0; k < group.length; k++) groupSize[group[k]!]!++;
+  const groupSum = new Float64Array(group.length);
+  return (v) => {
+    groupSum.fill(0);
+    for (let k = 0; k < v.length; k++) groupSum[group[k]!]! += v[k]!;
+    for (let k = 0; k < v.length; k++) v[k]! -= groupSum[group[k]!]! / groupSize[group[k]!]!;
+  };
 }
 
 /** Newton steps at most; each is a conjugate-gradient solve and a line search. */
@@ -120,6 +167,7 @@ export function poissonFactors(o: Observations, y: readonly number[]): { a: Floa
     for (let p = 0; p < lse.length; p++) l -= yPuzzle[p]! * lse[p]!;
     return l;
   };
+  const project = nullSpaceProjection(commitGroups(o, used));
   let current = logLikelihood(mu);
   for (let step = 0; step < NEWTON_STEPS; step++) {
     // logSums(mu) is in lse: the weights of each puzzle's commits, and the gradient.
@@ -138,12 +186,16 @@ export function poissonFactors(o: Observations, y: readonly number[]): { a: Floa
     for (const i of used) ridge = Math.max(ridge, yPuzzle[o.puzzle[i]!]! * w[i]! * (1 - w[i]!));
     ridge *= 1e-9;
     const wMean = new Float64Array(o.puzzleCount);
-    const direction = conjugateGradient((v, out) => {
-      wMean.fill(0);
-      for (const i of used) wMean[o.puzzle[i]!]! += w[i]! * v[o.commit[i]!]!;
-      for (let k = 0; k < out.length; k++) out[k] = ridge * v[k]!;
-      for (const i of used) out[o.commit[i]!]! += yPuzzle[o.puzzle[i]!]! * w[i]! * (v[o.commit[i]!]! - wMean[o.puzzle[i]!]!);
-    }, gradient);
+    const direction = conjugateGradient(
+      (v, out) => {
+        wMean.fill(0);
+        for (const i of used) wMean[o.puzzle[i]!]! += w[i]! * v[o.commit[i]!]!;
+        for (let k = 0; k < out.length; k++) out[k] = ridge * v[k]!;
+        for (const i of used) out[o.commit[i]!]! += yPuzzle[o.puzzle[i]!]! * w[i]! * (v[o.commit[i]!]! - wMean[o.puzzle[i]!]!);
+      },
+      gradient,
+      project,
+    );
     // Near the optimum a Newton step gains less than ℓ's rounding: a step that loses no more than that is taken.
     const rounding = 1e-12 * Math.abs(current);
     let next = mu;

@@ -50,6 +50,29 @@ describe('levels across commits', () => {
     );
   });
 
+  it('stays exact where rounding alone would move the fit along its null space (found counterexamples)', () => {
+    // Two commits whose factors differ in the last bit: the fit's right-hand side is pure rounding,
+    // which once sent the commit factors along the null space (levels off by 18%).
+    const commitF = [0.10000000000000016, 0.1];
+    const puzzleF = [27.574329738299877, 0.1, 0.1];
+    const rows = [
+      [commitF[0]! * puzzleF[0]!, null, null],
+      [commitF[1]! * puzzleF[0]!, null, commitF[1]! * puzzleF[2]!],
+    ];
+    const levels = geometricLevels(panelOf(rows, 'median', true));
+    levels.forEach((l, k) => expect(l.value / (commitF[k]! * geomean([puzzleF[0]!, puzzleF[2]!]))).toBeCloseTo(1, 9));
+    // Totals: Newton directions with a null-space part from rounding crawled, and stopped 1e-6 off.
+    const c = [15.712382686782025, 0.1];
+    const p = [0.19951422157610932, 0.1, 0.1, 10.660031864307294, 97.55479754626505];
+    const kept = [
+      [1, 1, 0, 0, 1],
+      [1, 0, 0, 1, 0],
+    ];
+    const counts = c.map((ck, k) => p.map((pj, j) => (kept[k]![j] ? ck * pj : null)));
+    const seen = [p[0]!, p[1]!, p[3]!, p[4]!];
+    totalLevels(panelOf(counts, 'mean')).forEach((l, k) => expect(l.value / (c[k]! * sum(seen))).toBeCloseTo(1, 9));
+  });
+
   it('commits sharing no puzzle are groups of their own, each levelled over its own puzzles', () => {
     const panel = new Panel(3, 'median', true);
     panel.add(0, 'a', [2]);
