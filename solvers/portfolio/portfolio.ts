@@ -32,8 +32,9 @@ const MIN_SAT_TURN = 20_000;
 
 /**
  * How much more of the time clause learning gets, from the share of cells root probing decided
- * (8 times up to an eightieth, 1 at a tenth, 0.5 from a fifth on): where probing decides little, line reasoning guides the
- * search poorly and clause learning tends to win; where it decides much, the search does.
+ * (8 times up to an eightieth, 1 at a tenth, 0.5 from a fifth on): where probing decides little,
+ * line reasoning guides the search poorly and clause learning tends to win; where it decides
+ * much, the search does.
  */
 function satWeight(knownShare: number): number {
   return Math.min(8, Math.max(0.5, 0.1 / Math.max(knownShare, 1e-9)));
@@ -47,8 +48,8 @@ export const PHASES = { line: 1, probe: 2, search: 3, sat: 4 } as const;
  * take turns with budgets that grow: the probing depth-first search (a run of its restart plan)
  * and CDCL on the CNF of the grid probing stalled on (a slice of propagations in proportion to the
  * run's work). They share what they learn: each solution found by one is counted once by both
- * (and excluded from the CDCL search by a blocking clause), and the cells the clause learning fixes for good become root facts of
- * the depth-first search. The first to finish settles the puzzle, so its cost on a puzzle is a
+ * (and excluded from the CDCL search by a blocking clause), and the cells the clause learning
+ * fixes for good become root facts of the depth-first search. The first to finish settles the puzzle, so its cost on a puzzle is a
  * small multiple of the better one's, and about the same where one finishes in its first turns.
  */
 export class Portfolio {
