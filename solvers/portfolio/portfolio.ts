@@ -8,7 +8,7 @@ import { BacktrackSearch } from '../search/backtrack.js';
 import type { SearchSettings } from '../search/settings.js';
 import type { EncodingName } from '../sat/encodings/encode.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
-import { clueSymmetries, imagesOf, type Symmetry } from './symmetry.js';
+import { clueSymmetries, imagesOf, type Symmetry } from '../symmetry/symmetry.js';
 
 export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */

@@ -4,7 +4,7 @@ import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import type { SatStats } from '../sat/engine/solver.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
-import { clueSymmetries, imagesOf } from '../portfolio/symmetry.js';
+import { clueSymmetries, imagesOf } from '../symmetry/symmetry.js';
 import { emptyMetrics, statusOfSolutions, type SolveMetrics, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
@@ -101,7 +101,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
 }
 
 /** The engine's counters in a result: dead ends are conflicts, decisions and depth are the engine's. */
-export function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
+function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
   metrics.deadEnds += stats.conflicts;
   metrics.decisions += stats.decisions;
   metrics.maxDepth = Math.max(metrics.maxDepth, stats.maxDecisionLevel);

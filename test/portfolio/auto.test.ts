@@ -5,7 +5,7 @@ import { EMPTY, FILLED, makePuzzle, type Grid, type Puzzle } from '../../corpus/
 import { createRng, probabilityThreshold } from '../../corpus/random.js';
 import { solveOptions, type SolveResult } from '../../solvers/api/types.js';
 import { Portfolio, PHASES } from '../../solvers/portfolio/portfolio.js';
-import { clueSymmetries, mapGrid } from '../../solvers/portfolio/symmetry.js';
+import { clueSymmetries, mapGrid } from '../../solvers/symmetry/symmetry.js';
 import { BACKTRACK_SETTINGS, PROBE_SETTINGS } from '../../solvers/search/settings.js';
 import { PuzzleSat } from '../../solvers/sat/puzzle/puzzle-sat.js';
 import { autoStrategy } from '../../solvers/strategies/auto.js';

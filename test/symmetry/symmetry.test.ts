@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cluesOf, isSolution } from '../../corpus/grid.js';
 import { EMPTY, FILLED, makePuzzle, type Grid } from '../../corpus/model.js';
-import { clueSymmetries, mapGrid, type SymmetryName } from '../../solvers/portfolio/symmetry.js';
+import { clueSymmetries, mapGrid, type SymmetryName } from '../../solvers/symmetry/symmetry.js';
 import { bruteForceSolutions } from '../helpers/brute-force.js';
 
 /** A random picture of the given size (seeded), as a grid. */
