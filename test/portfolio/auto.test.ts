@@ -137,6 +137,20 @@ describe('auto, the portfolio strategy', () => {
     expect(m.deadEnds).toBe((m.extra.probeContradictions ?? 0) + (m.extra.searchDeadEnds ?? 0) + (m.extra.satConflicts ?? 0));
   });
 
+  it('honours the search settings\' line cache: without it none is hit, and the answer stands', () => {
+    const puzzle = loadPuzzle('corpus/puzzles/generated/30x30/087.non');
+    const run = (cache: boolean) =>
+      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, cache }, satShare: 2, symmetry: true, encoding: 'blocks' }).run();
+    const cached = run(true);
+    const uncached = run(false);
+    expect(cached.metrics.extra.cacheHits).toBeGreaterThan(0);
+    expect(uncached.metrics.extra.cacheHits).toBe(0);
+    // Turn sizes follow the counters, so the two may find different solutions of this puzzle.
+    expect(uncached.status).toBe(cached.status);
+    expect(uncached.solutions).toHaveLength(cached.solutions.length);
+    for (const s of uncached.solutions) expect(isSolution(puzzle, s)).toBe(true);
+  });
+
   it('gives a solution of a symmetric puzzle its images as further solutions', () => {
     // Clues [1] on every line of a 4×4 grid (the 24 permutation matrices): symmetric under all
     // seven maps. A one-decision first run hands over to clause learning, whose first solution
