@@ -87,6 +87,26 @@ describe('the layout', () => {
     expect([...perFolder].filter(([, n]) => n > 14)).toEqual([]);
   });
 
+  it('the CLI loads the charts (Vega) and definitions (YAML, zod) only where a command needs them', () => {
+    // Static imports (not type-only, not import()) reachable from the entry point: every command pays for these.
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^;]*?\sfrom\s+)?'([^']+)'/gms)) {
+        const spec = m[1]!;
+        if (spec.startsWith('.')) visit(posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts'));
+        else if (!spec.startsWith('node:')) packages.add(spec.split('/')[0]!);
+      }
+    };
+    visit('harness/cli.ts');
+    expect(seen.size).toBeGreaterThan(50); // the walk does follow the commands' imports
+    expect(packages).toContain('commander');
+    expect([...packages].filter((p) => ['vega', 'vega-lite', 'yaml', 'zod'].includes(p))).toEqual([]);
+  });
+
   it('every folder of code says what it owns in a README', () => {
     const folders = [...new Set(FILES.map((f) => posix.dirname(f)))].filter((d) => !d.startsWith('harness/cli/'));
     expect(folders.filter((d) => !statSync(join(d, 'README.md'), { throwIfNoEntry: false }))).toEqual([]);

@@ -1,5 +1,3 @@
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { TIME_FLOOR_MS } from '../compare/stats.js';
 
@@ -8,6 +6,8 @@ import { TIME_FLOOR_MS } from '../compare/stats.js';
  * Vega escapes every text it writes into the SVG.
  */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded here, not at the top: Vega is hundreds of modules, and every other command would pay for them.
+  const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   try {
     return withPointTitles(await view.toSVG());

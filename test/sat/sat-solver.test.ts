@@ -188,6 +188,34 @@ describe('SatSolver against brute force on random 3-SAT near the threshold', () 
   });
 });
 
+describe('SatSolver against brute force on formulas of long clauses', () => {
+  // Propagation looks for a new watch from where its last search in the clause ended and wraps
+  // around: clauses of 4 and 5 literals near their thresholds (about 9.9 and 21 clauses a variable).
+  const instance = fc.record({
+    seed: fc.nat(),
+    n: fc.integer({ min: 5, max: 13 }),
+    k: fc.integer({ min: 4, max: 5 }),
+    load: fc.double({ min: 0.8, max: 1.2, noNaN: true }),
+  });
+
+  it('agrees on sat/unsat, its models satisfy every clause, and its learnt clauses are implied', () => {
+    fc.assert(
+      fc.property(instance, ({ seed, n, k, load }) => {
+        const clauses = randomKSat(seed, n, Math.round(load * (k === 4 ? 9.9 : 21) * n), k);
+        const s = solverFor(n, clauses);
+        const learnt: number[][] = [];
+        s.onLearnt = (c) => learnt.push(c);
+        const outcome = s.solve();
+        const models = allModels(n, clauses);
+        expect(outcome).toBe(models.length > 0 ? 'sat' : 'unsat');
+        if (outcome === 'sat') for (const c of clauses) expect(satisfiesClause(modelBits(s), c)).toBe(true);
+        for (const c of learnt) for (const a of models) expect(satisfiesClause(a, c)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('SatSolver against brute force on mostly binary formulas', () => {
   // Binary clauses take their own path through propagation and analysis (no clause reads).
   const instance = fc.record({

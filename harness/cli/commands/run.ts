@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { loadDefinition } from '../../config/definition.js';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
@@ -31,7 +30,8 @@ export function registerRun(program: Command): void {
     .action(async (paths: string[], o, command: Command) => {
       if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
       if (o.resume !== undefined && o.out !== undefined) throw new UsageError('--resume FILE writes to FILE: give --out or --resume, not both');
-      const def = o.config !== undefined ? loadDefinition(o.config) : undefined;
+      // Loaded only for --config: YAML and zod are many modules, and every run would pay for them.
+      const def = o.config !== undefined ? (await import('../../config/definition.js')).loadDefinition(o.config) : undefined;
       // An option given on the command line wins over the definition, which wins over the defaults.
       const given = (name: string) => command.getOptionValueSource(name) === 'cli';
       const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);

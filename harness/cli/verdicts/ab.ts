@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { abRun, defaultCacheDir, Interrupted } from '../../ab/ab.js';
+import { defaultCacheDir } from '../../ab/builds.js';
+import { Interrupted } from '../../ab/child.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 import { UsageError } from '../../io/thrown.js';
@@ -36,6 +37,7 @@ export function registerAb(program: Command): void {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     let result;
     try {
+      const { abRun } = await import('../../ab/ab.js'); // reads definitions: YAML and zod, which other commands need not load
       result = await abRun({
         baseRef: base,
         ...(refs[0] !== undefined ? { newRef: refs[0] } : {}),

@@ -7,8 +7,8 @@ import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { SettingsRefusal } from '../../compare/compare.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
-import { benchCheckAb } from '../../ab/bench-check-ab.js';
-import { defaultCacheDir, Interrupted } from '../../ab/ab.js';
+import { defaultCacheDir } from '../../ab/builds.js';
+import { Interrupted } from '../../ab/child.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
 
@@ -53,6 +53,7 @@ export function registerBenchCheck(program: Command): void {
     };
     try {
       if (o.ab) {
+        const { benchCheckAb } = await import('../../ab/bench-check-ab.js'); // as ab's: not loaded by other commands
         const check = await benchCheckAb({ ...options, cacheDir: o.cacheDir }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
         const format = o.format as CompareFormat;
         process.stderr.write(`${check.tasksRun} tasks rerun into ${check.rerun}\n`);

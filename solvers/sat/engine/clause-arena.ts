@@ -10,9 +10,12 @@ import { grownInt32 } from '../../common/grow.js';
  *   mem[cr + 1] flags: bit 0 learnt, bit 1 deleted, bit 2 used (a learnt clause met in conflict
  *               analysis since the last reduction), bits 3.. the LBD (learnt clauses)
  *   mem[cr + 2] activity (learnt clauses), stored as float32 bits through a second view of the buffer
+ *   mem[cr + 3] where propagation last found a new literal to watch, counted from the first literal
+ *               (2 .. size − 1): the next search starts there and wraps around, so a long clause is not
+ *               rescanned from the front past the same false literals each time
  * Literals follow at mem[cr + HEADER ...]; the two watched literals are always the first two.
  */
-export const HEADER = 3;
+export const HEADER = 4;
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -45,6 +48,7 @@ export class ClauseArena {
     mem[cr] = size;
     mem[cr + 1] = (learnt ? LEARNT : 0) | (lbd << LBD_SHIFT);
     this.act[cr + 2] = 0;
+    mem[cr + 3] = 2; // the first literal after the two watched ones
     for (let i = 0; i < size; i++) mem[cr + HEADER + i] = lits[i]!;
     this.top += need;
     return cr;

@@ -12,7 +12,8 @@ import type { EngineState } from './state.js';
  * This is the hot loop of the engine, written for the JIT: every array is a local typed array,
  * assignments are inlined (they do what EngineState.enqueue does), and the constants are literals:
  * literal values TRUE = 1, FALSE = -1, UNDEF = 0 and NO_REASON = -1, binaryReason(l) = -2 - l
- * (literals.ts), and clause literals at cr + HEADER = cr + 3 (clause-arena.ts).
+ * (literals.ts), and clause literals at cr + HEADER = cr + 4, after the search position at cr + 3
+ * (clause-arena.ts).
  */
 export function propagate(s: EngineState): number {
   const { vals, trail, level, reason, trailPos, binaries, watches } = s;
@@ -66,7 +67,7 @@ export function propagate(s: EngineState): number {
         continue;
       }
       // Keep the false literal in the second slot.
-      const base = cr + 3;
+      const base = cr + 4;
       let first = mem[base]!;
       if (first === falseLit) {
         first = mem[base + 1]!;
@@ -79,11 +80,18 @@ export function propagate(s: EngineState): number {
         j += 2;
         continue;
       }
-      // Look for a literal that is not false to watch instead.
+      // Look for a literal that is not false to watch instead, from where the last search ended.
       const end = base + mem[cr]!;
-      let k = base + 2;
+      const from = base + mem[cr + 3]!;
+      let k = from;
       while (k < end && vals[mem[k]!] === -1) k++;
+      if (k === end) {
+        k = base + 2;
+        while (k < from && vals[mem[k]!] === -1) k++;
+        if (k === from) k = end;
+      }
       if (k < end) {
+        mem[cr + 3] = k - base;
         const l = mem[k]!;
         mem[base + 1] = l;
         mem[k] = falseLit;
