@@ -119,8 +119,9 @@ export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] 
 /**
  * A file's text, decoded by decodeText. A named pipe is read (as `<(command)` gives one); a socket
  * or device is refused, as reading it may never end. Folder walks skip pipes too (listPuzzleFiles).
+ * Every other text input (grids, models, definitions) is read this way too.
  */
-function readText(path: string, shown: string): string {
+export function readText(path: string, shown = path): string {
   let bytes: Buffer;
   try {
     const stats = statSync(path);

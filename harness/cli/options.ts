@@ -72,7 +72,8 @@ export const nonNegativeInt = (name: string) => wholeNumber(name, 0);
 export function nonNegativeNumber(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number ≥ 0`);
+    // Number('') and Number(' ') are 0, which would silently mean "no limit".
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number ≥ 0`);
     return n;
   };
 }

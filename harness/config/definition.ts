@@ -9,6 +9,7 @@ import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { strategyNames } from '../../solvers/strategies/registry.js';
 import { shortHash } from '../io/file-identity.js';
 import { readInput } from '../io/read-input.js';
+import { thrownMessage } from '../io/thrown.js';
 import { configSpec, EXTERNAL_STRATEGY, type ConfigSpec } from './configurations.js';
 import { ENCODINGS } from '../../solvers/sat/encodings/encode.js';
 import { ExternalSpecError, INPUT_FORMATS, OUTPUT_ADAPTERS, resolveExternal, type ExternalSpec } from '../external/spec.js';
@@ -104,23 +105,33 @@ export function loadDefinition(file: string): Definition {
   const shown = displayPath(file);
   const text = readInput(file);
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
-  if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, counter.linePos(e.pos[0]).line, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
-  // A key given twice would silently take one of the values: report it at the second.
-  visit(doc, {
-    Map(_key, map) {
-      const seen = new Set<unknown>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (seen.has(key)) {
-          const at = isScalar(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]).line : 1;
-          throw new InputError(shown, at, `${String(key)} is given twice`);
+  const lineAt = (range: readonly number[] | null | undefined) => (range ? counter.linePos(range[0]!).line : 1);
+  let doc: ReturnType<typeof parseDocument>;
+  let value: unknown;
+  try {
+    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
+    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, counter.linePos(e.pos[0]).line, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
+    visit(doc, {
+      Map(_key, map) {
+        // A key given twice would silently take one of the values: report it at the second.
+        const seen = new Set<unknown>();
+        for (const pair of map.items) {
+          if (!isScalar(pair.key)) throw new InputError(shown, lineAt(map.range), 'a key must be a name, not a list or a mapping');
+          if (seen.has(pair.key.value)) throw new InputError(shown, lineAt(pair.key.range), `${String(pair.key.value)} is given twice`);
+          seen.add(pair.key.value);
         }
-        seen.add(key);
-      }
-    },
-  });
-  const parsed = definitionSchema.safeParse(doc.toJS());
+      },
+      Alias(_key, alias) {
+        if (!alias.resolve(doc)) throw new InputError(shown, lineAt(alias.range), `not YAML or JSON: *${alias.source} names no anchor before it`);
+      },
+    });
+    value = doc.toJS();
+  } catch (err) {
+    if (err instanceof InputError || err instanceof InputErrors) throw err;
+    // What is left: aliases that expand too far (a "billion laughs" file), nesting too deep for the stack.
+    throw new InputError(shown, 1, `not YAML or JSON: ${err instanceof RangeError ? 'nested too deeply' : thrownMessage(err)}`);
+  }
+  const parsed = definitionSchema.safeParse(value);
   if (!parsed.success) {
     throw new InputErrors(
       parsed.error.issues.map((issue) => {

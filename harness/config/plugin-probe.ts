@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Params } from '../../solvers/api/params.js';
 import { workerFile } from '../io/worker-file.js';
+import { limitTimer } from '../io/timers.js';
 
 /** What importing a plugin in a thread of its own told. */
 export type PluginProbe =
@@ -27,7 +28,7 @@ export function probePlugin(spec: string, shared: Params, own: Params, limitMs: 
       void worker.terminate();
       done(probe);
     };
-    const timer = Number.isFinite(limitMs) ? setTimeout(() => settle({ kind: 'timeout' }), limitMs) : undefined;
+    const timer = limitTimer(limitMs, () => settle({ kind: 'timeout' }));
     worker.once('message', (probe: PluginProbe) => settle(probe));
     worker.once('error', (err) => settle({ kind: 'load', message: err.message }));
     worker.once('exit', (code) => settle({ kind: 'load', message: `its thread exited (code ${code}) before answering` }));

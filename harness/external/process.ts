@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { limitTimer } from '../io/timers.js';
 
 /**
  * One external solver call with hard limits. child_process is used directly rather than a process
@@ -215,7 +216,8 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
     let startError: string | undefined;
     const timers: NodeJS.Timeout[] = [];
     const later = (ms: number, f: () => void) => {
-      if (Number.isFinite(ms)) timers.push(setTimeout(f, Math.max(0, ms)));
+      const timer = limitTimer(ms, f);
+      if (timer) timers.push(timer);
     };
     if (pgid !== undefined) {
       live.set(pgid, { token, dir });

@@ -1,17 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { cannotRead } from '../../corpus/errors.js';
-import { decodeBytes } from '../../corpus/formats/text.js';
+import { readText } from '../../corpus/load.js';
 
 /**
- * A text input file (grid, model, run CSV, benchmark definition), decoded as puzzle files are (UTF-8, UTF-16
- * by its byte-order mark, else Windows-1252), or the loader's `FILE:0: cannot read the file (…)` error.
+ * A text input file (grid, model, benchmark definition), read and decoded as puzzle files are:
+ * UTF-8, UTF-16 by its byte-order mark, else Windows-1252; a lone CR is a line break; binary data
+ * (a NUL), a device or a socket is refused with the loader's one-line `FILE:LINE: message` error.
  */
 export function readInput(path: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw cannotRead(path, err);
-  }
-  return decodeBytes(bytes);
+  return readText(path);
 }

@@ -131,7 +131,9 @@ export function scatterSpec(points: ScatterPoint[], xName: string, yName: string
       {
         data: { values: [{ v: domain[0] }, { v: domain[1] }] },
         mark: { type: 'line', color: '#999', strokeDash: [4, 4], clip: true },
-        encoding: { x: { field: 'v', ...logTime(xTitle, domain) }, y: { field: 'v', ...logTime(yTitle, domain) } },
+        // A description of its own: the one Vega-lite generates quotes the axis titles (configuration
+        // names) into an expression, which a line break or a backslash before a quote breaks.
+        encoding: { x: { field: 'v', ...logTime(xTitle, domain) }, y: { field: 'v', ...logTime(yTitle, domain) }, description: { value: 'equal times' } },
       },
       limitRule('x', floor(capMs), cap.label, xTitle, domain),
       limitRule('y', floor(capMs), cap.label, yTitle, domain),

@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, trunca
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
-import { scanCsvFile, scanCsvText, type CsvRow, type CsvScan } from './csv-read.js';
+import { scanCsvFile, scanCsvText, type CsvEncoding, type CsvRow, type CsvScan } from './csv-read.js';
 
 export * from './csv-read.js';
 
@@ -144,6 +144,8 @@ export class CsvAppender {
 /** A CSV read back: `lines[i]` is the file line where `records[i]` starts. */
 export interface ParsedCsv {
   columns: string[];
+  /** How the file was written (read either way; only UTF-8 may be appended to). */
+  encoding: CsvEncoding;
   records: CsvRecord[];
   lines: number[];
   /** 1 when a torn last record was dropped. */
@@ -173,7 +175,7 @@ function collect(only?: ReadonlySet<string>): { records: CsvRecord[]; lines: num
 export function parseCsv(text: string): ParsedCsv {
   const c = collect();
   const result = scanCsvText(text, c.visit, c.header);
-  return { columns: result.columns, records: c.records, lines: c.lines, dropped: result.dropped };
+  return { columns: result.columns, encoding: result.encoding, records: c.records, lines: c.lines, dropped: result.dropped };
 }
 
 /**
@@ -189,7 +191,7 @@ export function readCsvInput(path: string, context = '', only?: readonly string[
     context,
     restart: () => (c = collect(keep)),
   });
-  return { columns: result.columns, records: c.records, lines: c.lines, dropped: result.dropped };
+  return { columns: result.columns, encoding: result.encoding, records: c.records, lines: c.lines, dropped: result.dropped };
 }
 
 /** readCsvInput without a context. */

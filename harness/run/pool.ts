@@ -3,6 +3,7 @@ import { serialize } from 'node:v8';
 import { Piscina } from 'piscina';
 import { thrownMessage } from '../io/thrown.js';
 import { workerFile } from '../io/worker-file.js';
+import { MAX_TIMER_MS } from '../io/timers.js';
 import { isModuleSpecifier } from '../../solvers/strategies/registry.js';
 import type { TaskOutcome, WorkerReply } from '../results/outcome.js';
 import { USAGE_MIB, USAGE_REPORTS, USAGE_SLOTS, USAGE_WARMUP } from './task-usage.js';
@@ -26,9 +27,6 @@ export interface PoolOptions {
 export function hardLimitMs(timeoutMs: number): number {
   return timeoutMs + Math.max(1000, timeoutMs * 0.25);
 }
-
-/** The longest delay a Node timer takes (about 24.8 days); a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * When a task's thread is terminated, counted from the end of its thread's warm-up (see SolverPool.run):

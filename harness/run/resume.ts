@@ -22,5 +22,8 @@ export function recordedTasks(path: string): Set<string> {
   const parsed = readCsvInput(path, 'cannot resume: ', ['task', 'puzzle_id', 'config', 'rep']);
   if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
     throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
+  // Rows are appended as UTF-8: in a file of another encoding they would read back as garbage.
+  if (parsed.encoding !== 'utf-8')
+    throw new InputError(path, 1, `cannot resume: the file is ${parsed.encoding.toUpperCase()}, and the rows appended would be UTF-8 (nonobench merge NEW.csv FILE writes it again as UTF-8)`);
   return new Set((parsed.records as RunRecord[]).map((r) => resumeKey(r.puzzle_id!, r.task!, r.config!, r.rep!)));
 }

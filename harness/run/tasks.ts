@@ -1,6 +1,7 @@
 import type { Puzzle } from '../../corpus/model.js';
 import type { Configuration } from '../config/configurations.js';
 import type { Shard } from './shard.js';
+import { UsageError } from '../io/thrown.js';
 
 export { parseShard, type Shard } from './shard.js';
 
@@ -15,8 +16,17 @@ export interface Task {
 }
 
 
+/** The most tasks one run takes: the task list is built whole, and past this it would not fit in memory. */
+export const MAX_TASKS = 5_000_000;
+
 /** Tasks in a deterministic order: puzzle by puzzle, each configuration, each repetition. */
 export function buildTasks(puzzles: Puzzle[], configs: Configuration[], repeat: number): Task[] {
+  const count = puzzles.length * configs.length * repeat;
+  if (count > MAX_TASKS)
+    throw new UsageError(
+      `the run would have ${count.toLocaleString('en-US')} tasks (${puzzles.length} puzzles × ${configs.length} configurations × ${repeat} repetitions), ` +
+        `more than the limit of ${MAX_TASKS.toLocaleString('en-US')}: give fewer repetitions or puzzles`,
+    );
   const tasks: Task[] = [];
   for (const puzzle of puzzles)
     for (const config of configs)

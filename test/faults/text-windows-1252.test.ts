@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBytes, decodeText } from '../../corpus/formats/text.js';
 import { loadPuzzle } from '../../corpus/load.js';
 import { readInput } from '../../harness/io/read-input.js';
+import { RUN_COLUMNS } from '../../harness/results/row.js';
+import { recordedTasks } from '../../harness/run/resume.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 /**
@@ -89,5 +91,33 @@ describe('text that is not valid UTF-8', () => {
     expect(readInput(file)).toBe('# “grid” –\n#.\n');
     writeFileSync(file, Buffer.from('“grid” é\n', 'utf8'));
     expect(readInput(file)).toBe('“grid” é\n');
+  });
+
+  it('refuses devices and binary data in those inputs too, and reads a lone CR as a line break', () => {
+    // Reading /dev/zero as a grid, a model or a definition never ended.
+    expect(() => readInput('/dev/zero')).toThrow('/dev/zero:0: cannot read the file (not a regular file or pipe)');
+    const file = join(newDir(), 'grid.txt');
+    writeFileSync(file, '#.#\n#\0.\n');
+    expect(() => readInput(file)).toThrow(`${file}:1: not a text file (binary data)`);
+    writeFileSync(file, '#.#\r##.\r\n.##');
+    expect(readInput(file)).toBe('#.#\n##.\r\n.##');
+  });
+
+  it('--resume refuses a run CSV that is not UTF-8, leaving it as it was, since rows appended as UTF-8 would read back as garbage', () => {
+    const row = RUN_COLUMNS.map((c) => (c === 'title' ? 'Café “x”' : c === 'task' || c === 'rep' ? '1' : 'v'));
+    const text = `${RUN_COLUMNS.join(',')}\n${row.join(',')}\n`;
+    const dir = newDir();
+    const files: [string, Buffer, string][] = [
+      [join(dir, 'utf16.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'UTF-16LE'],
+      [join(dir, 'cp1252.csv'), windows1252(text), 'WINDOWS-1252'],
+    ];
+    for (const [file, bytes, encoding] of files) {
+      writeFileSync(file, bytes);
+      expect(() => recordedTasks(file)).toThrow(`${file}:1: cannot resume: the file is ${encoding}`);
+      expect(readFileSync(file).equals(bytes)).toBe(true);
+    }
+    const utf8 = join(dir, 'utf8.csv');
+    writeFileSync(utf8, text);
+    expect(recordedTasks(utf8).size).toBe(1);
   });
 });

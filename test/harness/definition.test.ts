@@ -67,6 +67,14 @@ repeat: 2
       ['puzzles:\n  - "nothing/*.non"\nconfigurations:\n  - strategy: sat\n', ':2: puzzles: no file matches "nothing/*.non"'],
       ['configurations:\n  - strategy: sat\nrepeat: 1\nrepeat: 2\n', ':4: repeat is given twice'],
       ['configurations: []\n', ':1: configurations: Too small'],
+      // YAML's own traps: one line at the file, never a bare message or a Node warning.
+      ['configurations:\n  - strategy: *nope\n', ':2: not YAML or JSON: *nope names no anchor before it'],
+      ['configurations:\n  - strategy: sat\n? [a, b]\n: 1\n', ':1: a key must be a name, not a list or a mapping'],
+      [
+        `a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n${['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcd'[i]}`).join(', ')}]`).join('\n')}\nconfigurations:\n  - strategy: sat\n`,
+        ':1: not YAML or JSON: Excessive alias count',
+      ],
+      [`${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`, ':1: not YAML or JSON: '],
     ];
     for (const [text, message] of cases) {
       const { d, file } = workspace(text);
@@ -74,6 +82,7 @@ repeat: 2
       const r = runCli('run', '--config', file, '--out', out, '--quiet');
       expect(r.code, text).toBe(2);
       expect(r.err.split('\n')[0], text).toContain(`bench.yaml${message}`);
+      if (message.includes('YAML') || message.includes('key must')) expect(r.err.trimEnd().split('\n'), text).toHaveLength(1);
       expect(() => readFileSync(out)).toThrow();
     }
   });

@@ -172,6 +172,18 @@ describe('report on CSV fixtures', () => {
     expect(html).toContain('<td>&lt;img src=x onerror=alert(1)&gt;</td>');
   });
 
+  it('draws configurations whose names hold line breaks, line separators and backslashes before quotes', async () => {
+    // Vega-lite quotes axis titles into generated expressions; these names used to end the report with a parse error.
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const names = new Map<string, string>();
+    for (const r of records) if (!names.has(r.strategy!)) names.set(r.strategy!, ['a\nb', 'x\\"y\u2028z\r'][names.size] ?? r.strategy!);
+    const file = join(tmp(), 'names.csv');
+    writeCsv(file, columns, records.map((r) => ({ ...r, strategy: names.get(r.strategy!)! })));
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    expectSelfContained(html);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2); // the cactus and the scatter plot
+  });
+
   it('writes next to the CSV by default and says when there is one strategy', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const file = join(tmp(), 'one.csv');
