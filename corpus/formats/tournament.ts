@@ -104,12 +104,16 @@ function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
   const problems = new Map<string, InputError[]>();
   for (const sec of sections(text, file)) {
+    // Both in place, never by copying: a file of many blank lines or repeated labels must stay linear.
     if (sec.duplicateOf !== undefined) {
-      problems.set(sec.label, [...(problems.get(sec.label) ?? []), duplicate(file, sec)]);
+      const known = problems.get(sec.label);
+      if (known) known.push(duplicate(file, sec));
+      else problems.set(sec.label, [duplicate(file, sec)]);
       continue;
     }
-    let lines = sec.lines;
-    while (lines.length && lines[lines.length - 1]!.text.trim() === '') lines = lines.slice(0, -1);
+    let kept = sec.lines.length;
+    while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;
+    const lines = sec.lines.slice(0, kept);
     goals.set(sec.label, {
       line: sec.line,
       file,

@@ -1,7 +1,8 @@
 import { basename, resolve } from 'node:path';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
-import { UsageError } from '../io/thrown.js';
+import { thrownMessage, UsageError } from '../io/thrown.js';
+import { InputError } from '../../corpus/errors.js';
 import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
 import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
@@ -50,6 +51,8 @@ export interface ConfigSpec {
   external?: ExternalSpec;
   /** The folder a relative program path of `external` is found from (default: the working directory). */
   base?: string;
+  /** Where a definition file gives it: its problems (a bad param, a module that fails, a name used twice) are reported there. */
+  origin?: { file: string; line: number };
 }
 
 /** The `strategy` of every external solver's configuration. */
@@ -140,9 +143,24 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   };
   for (const raw of specs) {
     const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
+    try {
+      await resolveOne(item);
+    } catch (err) {
+      if (!item.origin || err instanceof InputError) throw err;
+      throw new InputError(item.origin.file, item.origin.line, thrownMessage(err));
+    }
+  }
+  const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
+  if (unclaimed.length > 0) {
+    const names = [...new Set(configs.map((c) => c.strategy))].join(', ');
+    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
+  }
+  return configs;
+
+  async function resolveOne(item: ParsedItem): Promise<void> {
     if (item.external) {
       add(externalConfiguration(item.external, item.name, item.base));
-      continue;
+      return;
     }
     const own = item.params ?? {};
     let file = '';
@@ -176,10 +194,4 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
     const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
     add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file });
   }
-  const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
-  if (unclaimed.length > 0) {
-    const names = [...new Set(configs.map((c) => c.strategy))].join(', ');
-    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
-  }
-  return configs;
 }

@@ -150,7 +150,11 @@ export function loadDefinition(file: string): Definition {
     if (c.strategy !== undefined && !strategyNames().includes(c.strategy))
       throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(c.strategy)} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);
   });
-  const configurations = def.configurations.map((c, i): ConfigSpec => {
+  const configurations = def.configurations.map((c, i): ConfigSpec => ({ ...configurationSpec(c, i), origin: { file: shown, line: lineOf(doc, counter, ['configurations', i]) } }));
+  const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;
+  return { paths, configurations, settings, recorded: `${shown}@${shortHash(text)}` };
+
+  function configurationSpec(c: (typeof def.configurations)[number], i: number): ConfigSpec {
     if (c.command === undefined) return configSpec(c.strategy ?? resolve(base, c.module!), c.params, c.name);
     const external: ExternalSpec = { command: c.command, input: c.input!, output: c.output! };
     if (c.encoding !== undefined) external.encoding = c.encoding;
@@ -162,7 +166,5 @@ export function loadDefinition(file: string): Definition {
       throw err;
     }
     return { ...(c.name !== undefined ? { name: c.name } : {}), strategy: EXTERNAL_STRATEGY, external, base };
-  });
-  const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;
-  return { paths, configurations, settings, recorded: `${shown}@${shortHash(text)}` };
+  }
 }

@@ -63,5 +63,7 @@ describe('parseGridFile', () => {
     ]);
     expect(problemsOf(() => parseGridFile('1\t2\n', 'g.txt', 2, 1))).toEqual(['g.txt:1: unknown cell "2" in row 1, column 2']);
     expect(problemsOf(() => parseGridFile('', 'g.txt', 2, 1))).toEqual(['g.txt:0: grid has 0 rows, expected 1']);
+    // Quoted input is cut to 80 characters, so a problem stays one short line.
+    expect(problemsOf(() => parseGridFile(`#\t${'x'.repeat(100_000)}\n`, 'g.txt', 2, 1))).toEqual([`g.txt:1: unknown cell "${'x'.repeat(79)}…" in row 1, column 2`]);
   });
 });

@@ -103,6 +103,9 @@ describe('solver output', () => {
       ['s UNSATISFIABLE\nv 1 0\n', 2, /after a unsat status/],
       ['s SATISFIABLE\nv 1 0\nv 2 0\n', 3, /after the terminating 0/],
       ['c nothing\n', 0, /no solver status/],
+      // Quoted input is cut to 80 characters, so a problem stays one short line.
+      [`s SATISFIABLE\nv 1 ${'x'.repeat(100_000)} 0\n`, 2, /^model\.txt:2: "x{79}…" is not an integer literal$/],
+      [`s ${'M'.repeat(100_000)}\n`, 1, /^model\.txt:1: unknown solver status "M{79}…"$/],
     ];
     for (const [text, line, message] of cases) {
       const err = errorOf(() => parseSolverOutput(text, 3, 'model.txt'));

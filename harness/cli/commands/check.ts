@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError, InputErrors } from '../../../corpus/errors.js';
+import { clip, InputError, InputErrors } from '../../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
 import { withoutBom } from '../../../corpus/formats/text.js';
 import { loadPuzzle } from '../../../corpus/load.js';
@@ -63,7 +63,7 @@ export function parseGridFile(text: string, file: string, width: number, height:
       const token = cells[x]!;
       const v = token.length === 1 ? cellOfChar(token) : undefined;
       if (v === undefined) {
-        problems.push(new InputError(file, lineNo, `unknown cell "${token}" in row ${y + 1}, column ${x + 1}`));
+        problems.push(new InputError(file, lineNo, `unknown cell "${clip(token)}" in row ${y + 1}, column ${x + 1}`));
         return;
       }
       grid[y * width + x] = v;

@@ -1,4 +1,4 @@
-import { InputError } from '../../../corpus/errors.js';
+import { clip, InputError } from '../../../corpus/errors.js';
 
 /** What an external SAT solver reported. */
 export interface SolverAnswer {
@@ -45,7 +45,7 @@ export function parseSolverOutput(text: string, numVars: number, file = '<model>
       if (status !== null) fail(lineNo, `second status line (the first is on line ${statusLine})`);
       const word = line.startsWith('s ') ? line.slice(2).trim() : line;
       const parsed = STATUS[word];
-      if (parsed === undefined) fail(lineNo, `unknown solver status "${word}"`);
+      if (parsed === undefined) fail(lineNo, `unknown solver status "${clip(word)}"`);
       status = parsed!;
       statusLine = lineNo;
       continue;
@@ -56,7 +56,7 @@ export function parseSolverOutput(text: string, numVars: number, file = '<model>
     if (ended) fail(lineNo, 'literals after the terminating 0');
     for (const token of rest.trim().split(/\s+/)) {
       if (token === '') continue;
-      if (!/^[+-]?\d+$/.test(token)) fail(lineNo, `"${token}" is not an integer literal`);
+      if (!/^[+-]?\d+$/.test(token)) fail(lineNo, `"${clip(token)}" is not an integer literal`);
       const lit = Number(token);
       sawLiterals = true;
       lastLiteralLine = lineNo;
