@@ -185,7 +185,10 @@ function parseUsage(text: string): Usage | undefined {
 
 /** The words that run `argv` under the memory cap (and GNU time, writing to `usageFile`, when it is installed). */
 function wrapped(argv: string[], memoryMb: number, usageFile: string): string[] {
-  const capped = ['/bin/sh', '-c', 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"', 'sh', String(Math.floor(memoryMb * 1024)), ...argv];
+  // Past 2^50 KiB (far more than any machine) the shell's 64-bit arithmetic would wrap to a tiny limit.
+  const kib = Math.floor(memoryMb * 1024);
+  const limit = kib < 2 ** 50 ? String(kib) : 'unlimited';
+  const capped = ['/bin/sh', '-c', 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"', 'sh', limit, ...argv];
   const time = gnuTimePath();
   if (!time) return capped;
   const measured = [time, '-f', `${USAGE_PREFIX} %U %S %M`, '-o', usageFile, '--'];

@@ -35,6 +35,19 @@ function runDefinition(yaml: string, ...args: string[]) {
 }
 
 describe('external solvers', () => {
+  it('run without a memory cap or a timer when the limits are larger than the shell or a Node timer can hold', () => {
+    // 2^53 MiB once wrapped to a 2 MiB cap in `ulimit -d`; 3,000,000 s overflowed the timer, which fired at once.
+    const r = runDefinition(
+      `puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]\nconfigurations:\n  - { name: grid, command: "${FIXTURES}/grid-solver.mjs {puzzle}", input: non, output: grid }\nwarmup: 0\n`,
+      '--memory',
+      '9007199254740992',
+      '--timeout',
+      '3000000',
+    );
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(rowsOf(r.out).map((row) => row.status)).toEqual(['unique']);
+  });
+
   it('give timeout, memory, error and wrong rows for misbehaving programs, verified answers for good ones, and leave no process behind', () => {
     const solver = (name: string, program: string, input = 'non', output = 'grid', arg = '{puzzle}') =>
       `  - { name: ${name}, command: "${FIXTURES}/${program} ${arg}", input: ${input}, output: ${output} }`;
