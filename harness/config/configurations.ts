@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
-import { thrownMessage, UsageError } from '../io/thrown.js';
+import { oneLine, thrownMessage, UsageError } from '../io/thrown.js';
 import { InputError } from '../../corpus/errors.js';
 import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
@@ -172,7 +172,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       spec = resolve(item.strategy);
       file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
-      if (probe.kind === 'load') throw new Error(probe.message);
+      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${oneLine(probe.message)}`);
       if (probe.kind === 'param') throw new ParamError(probe.message);
       if (probe.kind === 'timeout') {
         strategyName = basename(spec);

@@ -91,7 +91,10 @@ describe('solve', () => {
     expect(runCli('solve', MISSING).code).toBe(2);
     expect(runCli('solve', BAD).code).toBe(2);
     expect(runCli('solve', DANCER, '--no-such-option').code).toBe(2);
-    expect(runCli('solve', DANCER, '--strategy', join(dir, 'no-such-module.mjs')).code).toBe(2);
+    const noModule = runCli('solve', DANCER, '--strategy', join(dir, 'no-such-module.mjs'));
+    expect(noModule.code).toBe(2);
+    // A module that cannot be loaded is a bad option value: it says so, then where to look.
+    expect(noModule.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nonobench: cannot load the strategy module .*no-such-module\.mjs: /), '(see nonobench solve --help)']);
   });
 
   it('130: interrupted while the strategy runs', async () => {
