@@ -71,6 +71,7 @@ repeat: 2
       ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
       ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
       ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module '],
+      ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of '],
       // YAML's own traps: one line at the file, never a bare message or a Node warning.
       ['configurations:\n  - strategy: *nope\n', ':2: not YAML or JSON: *nope names no anchor before it'],
       ['configurations:\n  - strategy: sat\n? [a, b]\n: 1\n', ':1: a key must be a name, not a list or a mapping'],

@@ -4,6 +4,7 @@ import { parseShard } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
+import { InputError } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
 export function registerRun(program: Command): void {
@@ -36,7 +37,13 @@ export function registerRun(program: Command): void {
       const given = (name: string) => command.getOptionValueSource(name) === 'cli';
       const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);
       const puzzlePaths = paths.length > 0 || o.suite !== undefined || !def ? pathsWithSuite(paths, o.suite) : def.paths;
-      checkWorkers(setting('workers', def?.settings.workers));
+      try {
+        checkWorkers(setting('workers', def?.settings.workers));
+      } catch (err) {
+        const at = given('workers') ? undefined : def?.workersAt;
+        if (at && err instanceof UsageError) throw new InputError(at.file, at.line, err.message.replace(/^--workers/, 'workers:'));
+        throw err;
+      }
       const result = await runCorpus({
         paths: puzzlePaths,
         strategies: def && !given('strategies') ? def.configurations : parseConfigList(o.strategies),
