@@ -141,12 +141,14 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       );
     configs.push(config);
   };
+  let paramFromCommandLine = false;
   for (const raw of specs) {
     const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
     try {
       await resolveOne(item);
     } catch (err) {
-      if (!item.origin || err instanceof InputError) throw err;
+      // A definition's configuration is reported at its line, unless a --param value is at fault.
+      if (!item.origin || err instanceof InputError || (err instanceof ParamError && paramFromCommandLine)) throw err;
       throw new InputError(item.origin.file, item.origin.line, thrownMessage(err));
     }
   }
@@ -158,6 +160,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   return configs;
 
   async function resolveOne(item: ParsedItem): Promise<void> {
+    paramFromCommandLine = false;
     if (item.external) {
       add(externalConfiguration(item.external, item.name, item.base));
       return;
@@ -173,7 +176,10 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
       if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${oneLine(probe.message)}`);
-      if (probe.kind === 'param') throw new ParamError(probe.message);
+      if (probe.kind === 'param') {
+        paramFromCommandLine = Object.keys(given).length > 0; // which of the two was bad is the plugin's to say
+        throw new ParamError(probe.message);
+      }
       if (probe.kind === 'timeout') {
         strategyName = basename(spec);
         params = { ...given, ...own };
@@ -189,7 +195,10 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       const shared = Object.keys(given).filter((k) => declared.includes(k));
       for (const k of shared) claimed.add(k);
       strategyName = strategy.name;
+      strategyParams(strategy, own); // the configuration's own values alone first: a bad one is its own
+      paramFromCommandLine = true;
       params = strategyParams(strategy, { ...Object.fromEntries(shared.map((k) => [k, given[k]!])), ...own });
+      paramFromCommandLine = false;
     }
     const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
     add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file });

@@ -91,4 +91,11 @@ repeat: 2
       expect(() => readFileSync(out)).toThrow();
     }
   });
+
+  it('blames a bad --param value on the command line, not on the definition it is given with', () => {
+    const { d, file } = workspace('configurations:\n  - strategy: backtrack\n');
+    const r = runCli('run', '--config', file, '--param', 'probing=maybe', '--out', join(d, 'run.csv'), '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err.trimEnd().split('\n')).toEqual(['nonobench: backtrack: param probing must be true/false, 1/0 or on/off, got "maybe"', '(see nonobench run --help)']);
+  });
 });
