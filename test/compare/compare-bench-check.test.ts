@@ -6,14 +6,16 @@ import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from 
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../../harness/compare/compare.js';
 import { runCorpus } from '../../harness/run/run.js';
-import { CLI, FAST, measure, PUZZLES, quietLog, SLOW, SLOWER, tmp } from '../helpers/slow-runs.js';
+import { CLI, FAST_WORK, measureWork, PUZZLES, quietLog, SLOW, SLOWER_WORK, tmp } from '../helpers/slow-runs.js';
 
 
 describe('bench-check', () => {
   const CHECKED = PUZZLES.slice(0, 2);
   let baseline = '';
   beforeAll(async () => {
-    baseline = await measure(FAST, CHECKED);
+    // Fixed work, not a wait by the clock: CPU time is what bench-check judges, and on a busy machine a
+    // wait takes less of it while descheduled, hiding the slowdown.
+    baseline = await measureWork(FAST_WORK, CHECKED);
   });
 
   it('reconstructs the configuration a baseline records', () => {
@@ -29,7 +31,7 @@ describe('bench-check', () => {
       workers: 1,
       warmup: 0,
       memoryMb: 256,
-      configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { waitMs: FAST } }],
+      configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { work: FAST_WORK } }],
       largestSide: 5,
     });
   });
@@ -76,12 +78,12 @@ describe('bench-check', () => {
   });
 
   // A slowdown injected through a parameter is a change of settings: compared with --allow-different.
-  const check = (waitMs: number) =>
+  const check = (work: number) =>
     benchCheck({
       baseline,
       out: join(tmp(), 'rerun.csv'),
       plugins: [SLOW],
-      params: { waitMs },
+      params: { work },
       workers: 1,
       warmup: 0,
       memoryMb: 256,
@@ -91,12 +93,12 @@ describe('bench-check', () => {
     });
 
   it('passes when the code is unchanged, and reports a slowdown as advice that does not fail', async () => {
-    const same = await check(FAST);
+    const same = await check(FAST_WORK);
     expect(same.run.tasksRun).toBe(10);
     expect(same.comparison.counts.pairs).toBe(2);
     expect(same.comparison.counts.timeRegressions).toBe(0);
     expect(same.exitCode).toBe(0);
-    const slow = await check(SLOWER);
+    const slow = await check(SLOWER_WORK);
     expect(slow.comparison.counts.timeRegressions).toBeGreaterThanOrEqual(1);
     expect(slow.exitCode).toBe(0);
   });
@@ -104,11 +106,11 @@ describe('bench-check', () => {
   it('runs from the CLI with the compare exit codes', () => {
     const dir = tmp();
     const args = ['bench-check', '--baseline', baseline, '--plugin', SLOW, '--workers', '1', '-q', '--format', 'json'];
-    const refused = spawnSync('node', [CLI, ...args, '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'r.csv')], { encoding: 'utf8' });
+    const refused = spawnSync('node', [CLI, ...args, '--param', `work=${SLOWER_WORK}`, '--run-out', join(dir, 'r.csv')], { encoding: 'utf8' });
     expect(refused.status).toBe(2);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(/^bench-check: \S+ and \S+r\.csv differ in params of configuration slow-goal: \{"waitMs":50\} vs \{"waitMs":100\}; give --allow-different to compare them anyway$/m);
-    const slow = spawnSync('node', [CLI, ...args, '--allow-different', '--param', `waitMs=${SLOWER}`, '--run-out', join(dir, 'a.csv')], { encoding: 'utf8' });
+    expect(refused.stderr).toMatch(/^bench-check: \S+ and \S+r\.csv differ in params of configuration slow-goal: \{"work":150\} vs \{"work":300\}; give --allow-different to compare them anyway$/m);
+    const slow = spawnSync('node', [CLI, ...args, '--allow-different', '--param', `work=${SLOWER_WORK}`, '--run-out', join(dir, 'a.csv')], { encoding: 'utf8' });
     expect(slow.status).toBe(0);
     const json = JSON.parse(slow.stdout);
     expect(json.summary.pairs).toBe(2);
@@ -127,7 +129,7 @@ describe('bench-check', () => {
     expect(recordingRoot(CHECKED, 'b.csv')).toBe(process.cwd());
     expect(recordingRoot(CHECKED, 'b.csv', elsewhere)).toBe(PACKAGE_ROOT);
     expect(() => recordingRoot(['no/such.non#2'], 'b.csv', elsewhere)).toThrow(/b\.csv: puzzle no\/such\.non is not found/);
-    const args = ['bench-check', '--baseline', resolve(baseline), '--plugin', resolve(SLOW), '--param', `waitMs=${FAST}`];
+    const args = ['bench-check', '--baseline', resolve(baseline), '--plugin', resolve(SLOW), '--param', `work=${FAST_WORK}`];
     const run = spawnSync('node', [resolve(CLI), ...args, '-q', '--format', 'json', '--run-out', 'rerun.csv'], {
       encoding: 'utf8',
       cwd: elsewhere,
