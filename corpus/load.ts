@@ -1,3 +1,4 @@
+import { appendAll } from './append.js';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { cannotRead, clip, InputError, InputErrors, inputProblems, unreadableReason } from './errors.js';
@@ -175,7 +176,7 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
   const collect = (err: unknown) => {
     // Anything else is a bug or an exhausted resource: still one line for this file, and the load goes on.
     const message = err instanceof Error ? err.message : String(err);
-    errors.push(...(inputProblems(err) ?? [new InputError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]));
+    appendAll(errors, inputProblems(err) ?? [new InputError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]);
   };
   try {
     const text = readText(file, shown);
@@ -234,7 +235,7 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): InputErr
     } catch (err) {
       const found = inputProblems(err);
       if (!found) throw err;
-      problems.push(...found);
+      appendAll(problems, found);
     }
   }
   return problems;
@@ -256,8 +257,8 @@ function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Se
     return { puzzles: [], errors: [new InputError(displayPath(file), 0, 'no puzzle files in this directory')] };
   for (const f of files) {
     const r = loadFile(f, undefined, options, loaded);
-    result.puzzles.push(...r.puzzles);
-    result.errors.push(...r.errors);
+    appendAll(result.puzzles, r.puzzles);
+    appendAll(result.errors, r.errors);
   }
   return result;
 }
@@ -296,8 +297,8 @@ export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzle
   const loaded: LoadedSet = new Set();
   for (const path of paths) {
     const r = loadPath(path, options, loaded);
-    puzzles.push(...r.puzzles);
-    errors.push(...r.errors);
+    appendAll(puzzles, r.puzzles);
+    appendAll(errors, r.errors);
   }
   return { puzzles, errors };
 }

@@ -1,3 +1,4 @@
+import { appendAll } from './append.js';
 import { clip, InputError, InputErrors } from './errors.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
@@ -254,7 +255,7 @@ function parseGoal(p: Problems, goal: RawGoal, width: number, height: number): U
 export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
   const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
   const p = new Problems(raw);
-  p.list.push(...raw.problems);
+  appendAll(p.list, raw.problems);
   if (raw.fatal && p.list.length) throw new InputErrors(p.list);
 
   if (!raw.rows) p.whole('missing rows');
@@ -335,7 +336,7 @@ export function buildPuzzles(raws: RawPuzzle[], options: LoadOptions = {}): Puzz
     try {
       puzzles.push(buildPuzzle(raw, options));
     } catch (err) {
-      if (err instanceof InputErrors) problems.push(...err.problems);
+      if (err instanceof InputErrors) appendAll(problems, err.problems);
       else throw err;
     }
   }

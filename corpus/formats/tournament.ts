@@ -1,3 +1,4 @@
+import { appendAll } from '../append.js';
 import { basename } from 'node:path';
 import { clip, InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
@@ -67,7 +68,7 @@ export function readTournament(text: string, file: string, solutions?: { text: s
       return raw;
     }
     // Labels are unique past the check above, so each problem of the solutions file is reported once.
-    raw.problems.push(...(problems.get(sec.label) ?? []));
+    appendAll(raw.problems, problems.get(sec.label) ?? []);
     // Trailing blank lines separate puzzles, except one that an odd count shows to be the last row's empty clue.
     let kept = sec.lines.length;
     while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;

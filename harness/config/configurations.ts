@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { oneLine, thrownMessage, UsageError } from '../io/thrown.js';
-import { InputError } from '../../corpus/errors.js';
+import { clip, InputError } from '../../corpus/errors.js';
 import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
 import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
@@ -175,7 +175,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       spec = resolve(item.strategy);
       file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
-      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${oneLine(probe.message)}`);
+      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${clip(oneLine(spec))}: ${clip(oneLine(probe.message))}`);
       if (probe.kind === 'param') {
         paramFromCommandLine = Object.keys(given).length > 0; // which of the two was bad is the plugin's to say
         throw new ParamError(probe.message);

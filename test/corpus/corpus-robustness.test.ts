@@ -131,7 +131,7 @@ describe('duplicates', () => {
     const blank = `$1\n1\t0\n0\t0\n${'\n'.repeat(50_000)}`;
     const [p] = parseTournament(questions, 'q.txt', { solutionsText: blank, solutionsFile: 's.txt' });
     expect(p!.goal).toBeDefined();
-    const repeated = `$1\n1\t0\n0\t0\n${'$1\n'.repeat(20_000)}`;
+    const repeated = `$1\n1\t0\n0\t0\n${'$1\n'.repeat(200_000)}`;
     const problems = problemsOf(() => parseTournament(questions, 'q.txt', { solutionsText: repeated, solutionsFile: 's.txt' }));
     expect(problems.slice(0, 2)).toEqual([
       ['s.txt', 4, 'duplicate $1 (first on line 1)'],

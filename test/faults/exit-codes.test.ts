@@ -95,6 +95,11 @@ describe('solve', () => {
     expect(noModule.code).toBe(2);
     // A module that cannot be loaded is a bad option value: it says so, then where to look.
     expect(noModule.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nonobench: cannot load the strategy module .*no-such-module\.mjs: /), '(see nonobench solve --help)']);
+    const loud = join(dir, 'loud-throw.mjs');
+    writeFileSync(loud, `throw new Error('${'x'.repeat(100_000)}');\n`);
+    const thrown = runCli('solve', DANCER, '--strategy', loud);
+    expect(thrown.code).toBe(2);
+    expect(thrown.err.trimEnd().split('\n').map((line) => line.length <= 250)).toEqual([true, true]); // quoted text cut to 80 characters
   });
 
   it('130: interrupted while the strategy runs', async () => {
