@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { oneLine, thrownMessage, UsageError } from '../io/thrown.js';
-import { clip, InputError } from '../../corpus/errors.js';
+import { InputError } from '../../corpus/errors.js';
 import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
 import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
@@ -175,7 +175,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       spec = resolve(item.strategy);
       file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
-      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${clip(oneLine(spec))}: ${clip(oneLine(probe.message))}`);
+      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${shortened(oneLine(probe.message))}`);
       if (probe.kind === 'param') {
         paramFromCommandLine = Object.keys(given).length > 0; // which of the two was bad is the plugin's to say
         throw new ParamError(probe.message);
@@ -203,4 +203,9 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
     const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
     add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file });
   }
+}
+
+/** A module's own message, whole unless it is huge (a module may throw megabytes): long enough for its advice. */
+function shortened(message: string, max = 400): string {
+  return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
 }
