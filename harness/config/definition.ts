@@ -112,7 +112,7 @@ export function loadDefinition(file: string): Definition {
   let value: unknown;
   try {
     doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
-    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, counter.linePos(e.pos[0]).line, `not YAML or JSON: ${e.message.split('\n')[0]}`)));
+    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, lineAt(e.pos), `not YAML or JSON: ${e.message.split('\n')[0]}`)));
     visit(doc, {
       Map(_key, map) {
         // A key given twice would silently take one of the values: report it at the second.

@@ -16,6 +16,21 @@ function modelBits(s: SatSolver): number {
   return a;
 }
 
+/**
+ * Solves the clauses, recording every learnt clause, and checks the verdict against brute force and
+ * the model against every clause; returns what the caller checks further.
+ */
+function solveAgainstBruteForce(n: number, clauses: number[][]) {
+  const s = solverFor(n, clauses);
+  const learnt: number[][] = [];
+  s.onLearnt = (c) => learnt.push(c);
+  const outcome = s.solve();
+  const models = allModels(n, clauses);
+  expect(outcome).toBe(models.length > 0 ? 'sat' : 'unsat');
+  if (outcome === 'sat') for (const c of clauses) expect(satisfiesClause(modelBits(s), c)).toBe(true);
+  return { s, learnt, models, outcome };
+}
+
 describe('luby', () => {
   it('gives the restart sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8', () => {
     expect(Array.from({ length: 15 }, (_, i) => luby(i))).toEqual([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
@@ -201,14 +216,7 @@ describe('SatSolver against brute force on formulas of long clauses', () => {
   it('agrees on sat/unsat, its models satisfy every clause, and its learnt clauses are implied', () => {
     fc.assert(
       fc.property(instance, ({ seed, n, k, load }) => {
-        const clauses = randomKSat(seed, n, Math.round(load * (k === 4 ? 9.9 : 21) * n), k);
-        const s = solverFor(n, clauses);
-        const learnt: number[][] = [];
-        s.onLearnt = (c) => learnt.push(c);
-        const outcome = s.solve();
-        const models = allModels(n, clauses);
-        expect(outcome).toBe(models.length > 0 ? 'sat' : 'unsat');
-        if (outcome === 'sat') for (const c of clauses) expect(satisfiesClause(modelBits(s), c)).toBe(true);
+        const { learnt, models } = solveAgainstBruteForce(n, randomKSat(seed, n, Math.round(load * (k === 4 ? 9.9 : 21) * n), k));
         for (const c of learnt) for (const a of models) expect(satisfiesClause(a, c)).toBe(true);
       }),
       { numRuns: 200 },
@@ -230,15 +238,8 @@ describe('SatSolver against brute force on mostly binary formulas', () => {
     let learning = 0;
     fc.assert(
       fc.property(instance, ({ seed, n, ratio, binaryShare }) => {
-        const clauses = randomMixedSat(seed, n, Math.round(ratio * n), binaryShare);
-        const s = solverFor(n, clauses);
-        const learnt: number[][] = [];
-        s.onLearnt = (c) => learnt.push(c);
-        const outcome = s.solve();
-        const models = allModels(n, clauses);
-        expect(outcome).toBe(models.length > 0 ? 'sat' : 'unsat');
-        if (outcome === 'sat') for (const c of clauses) expect(satisfiesClause(modelBits(s), c)).toBe(true);
-        else unsat++;
+        const { s, learnt, models, outcome } = solveAgainstBruteForce(n, randomMixedSat(seed, n, Math.round(ratio * n), binaryShare));
+        if (outcome === 'unsat') unsat++;
         if (learnt.length > 0) learning++;
         for (const c of [...learnt, ...s.learntClauses()]) for (const a of models) expect(satisfiesClause(a, c)).toBe(true);
         for (let v = 1; v <= n; v++) {
