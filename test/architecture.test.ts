@@ -38,7 +38,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'solvers/sat/engine': ['solvers/common'],
   'solvers/sat/dimacs': ['corpus'],
   'solvers/sat/encodings': ['corpus', 'solvers/api', 'solvers/common', 'solvers/line', 'solvers/propagation', 'solvers/sat/dimacs'],
-  'solvers/sat/puzzle': ['corpus', 'solvers/api', 'solvers/sat/engine', 'solvers/sat/encodings'],
+  'solvers/sat/puzzle': ['corpus', 'solvers/api', 'solvers/line', 'solvers/sat/engine', 'solvers/sat/encodings'],
   'solvers/symmetry': ['corpus'],
   'solvers/portfolio': ['corpus', 'solvers/api', 'solvers/common', 'solvers/line', 'solvers/propagation', 'solvers/search', 'solvers/sat/engine', 'solvers/sat/encodings', 'solvers/sat/puzzle', 'solvers/symmetry'],
   'solvers/strategies': ['corpus', 'solvers/api', 'solvers/common', 'solvers/line', 'solvers/propagation', 'solvers/search', 'solvers/sat/engine', 'solvers/sat/encodings', 'solvers/sat/dimacs', 'solvers/sat/puzzle', 'solvers/portfolio', 'solvers/symmetry'],

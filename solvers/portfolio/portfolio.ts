@@ -21,6 +21,8 @@ export interface PortfolioSettings {
   /** Use the clues' symmetries: symmetric solutions first, and a solution's images as solutions. */
   symmetry: boolean;
   encoding: EncodingName;
+  /** The line solver as a propagator inside the SAT phase (see sat's param `lines`). */
+  lines: boolean;
 }
 
 /** A line solve's cost in SAT propagations (a cached line costs about one), lines in mask form. */
@@ -159,6 +161,7 @@ export class Portfolio {
         known: this.prop.grid.slice(),
         encoding: this.settings.encoding,
         cellDecisions: this.settings.encoding === 'automaton',
+        lines: this.settings.lines,
         shouldStop: this.options.shouldStop,
         symmetric: this.symmetries.map((s) => s.image),
         onEncoded: (variables, clauses) => Object.assign(this.extra, { satVariables: variables, satClauses: clauses }),
@@ -237,7 +240,7 @@ export class Portfolio {
       extra.cacheHits = this.prop.cacheHits;
       extra.propagations = this.prop.propagations;
     }
-    metrics.lineSolves = this.prop.lineSolves;
+    metrics.lineSolves = this.prop.lineSolves + (this.sat?.lineSolves ?? 0);
     if (this.sat) {
       const stats = this.sat.stats;
       metrics.deadEnds += stats.conflicts;
@@ -247,6 +250,7 @@ export class Portfolio {
       extra.satDecisions = stats.decisions;
       extra.satPropagations = stats.propagations;
       extra.satLearntClauses = stats.learnts;
+      if (stats.explanations > 0) extra.satExplanations = stats.explanations;
     }
     metrics.extra = extra;
     return solveResult(status, grid, solutions, metrics);

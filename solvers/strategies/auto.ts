@@ -11,6 +11,7 @@ export const AUTO_PARAMS: readonly ParamSpec[] = [
   { name: 'satShare', type: 'integer', min: 1, default: 2, meaning: "the first SAT turn's work, in multiples of the work of the search run before it (weighted up where probing decided little; later turns get more)" },
   { name: 'symmetry', type: 'boolean', default: true, meaning: "use the clues' symmetries: symmetric solutions first, a solution's images as solutions" },
   { name: 'encoding', type: 'enum', values: ENCODINGS, default: DEFAULT_ENCODING, meaning: 'CNF encoding of the SAT phase (see sat)' },
+  { name: 'lines', type: 'boolean', default: false, meaning: 'solve lines with the exact line solver inside the SAT phase, explained as clauses (see sat)' },
 ];
 
 /**
@@ -33,6 +34,7 @@ export const autoStrategy: SyncStrategy = {
       satShare: p.satShare as number,
       symmetry: p.symmetry as boolean,
       encoding: p.encoding as EncodingName,
+      lines: p.lines as boolean,
     }).run();
   },
 };

@@ -20,6 +20,7 @@ export const SAT_PARAMS: readonly ParamSpec[] = [
     defaultText: 'true with encoding=automaton, else false',
     meaning: 'let the engine branch on cell variables only',
   },
+  { name: 'lines', type: 'boolean', default: false, meaning: 'solve lines with the exact line solver inside the search, explained as clauses (lazy clause generation)' },
   { name: 'symmetry', type: 'boolean', default: true, meaning: "use the clues' symmetries: symmetric solutions first, a solution's images as solutions" },
 ];
 
@@ -29,15 +30,17 @@ export const SAT_PARAMS: readonly ParamSpec[] = [
  * probing (off by default: see the README). The puzzle is then encoded with the settled cells as
  * unit clauses (param `encoding`: `blocks`, the default, or `automaton`; see encodings/encode.ts)
  * and solved. Param `cellDecisions` lets the engine branch on cell variables only; its default
- * follows the encoding (off for `blocks`, on for `automaton`: README, "The SAT encoding"). Each
- * solution is verified, then excluded by a blocking
+ * follows the encoding (off for `blocks`, on for `automaton`: README, "The SAT encoding"). Param
+ * `lines` (default false) also solves lines with the exact line solver inside the search, each
+ * deduction explained by a clause (puzzle/line-theory.ts). Each solution is verified, then excluded by a blocking
  * clause over the undecided cells, and the engine is asked again, until `maxSolutions` are found
  * or none is left.
  *
  * Metrics: deadEnds = conflicts (plus values refuted by probing, with `probe`), decisions = the engine's decisions, maxDepth = its highest
- * decision level, lineSolves = the line solves of propagation and probing; `extra` holds the probes
- * (with `probe`), the engine's propagations, learnt clauses, restarts, rephases, deleted learnt
- * clauses, clauses removed as satisfied at level 0, and the CNF's variables and clauses.
+ * decision level, lineSolves = the line solves of propagation, probing and (with `lines`) the
+ * search; `extra` holds the probes (with `probe`), the engine's propagations, learnt clauses,
+ * restarts, rephases, deleted learnt clauses, clauses removed as satisfied at level 0, the clauses
+ * explaining line deductions (with `lines`), and the CNF's variables and clauses.
  */
 export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const params = resolveParams('sat', SAT_PARAMS, options.params);
@@ -71,6 +74,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     known,
     encoding,
     cellDecisions: branchOnCellsOnly,
+    lines: params.lines as boolean,
     shouldStop: options.shouldStop,
     symmetric: symmetries.map((s) => s.image),
     onEncoded: (variables, clauses) => Object.assign(metrics.extra, { variables, clauses }),
@@ -94,6 +98,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (solutions.length < options.maxSolutions && !found.every((s) => sat.exclude(s))) break;
   }
   addEngineMetrics(metrics, sat.stats);
+  metrics.lineSolves += sat.lineSolves;
 
   if (timedOut) return finish('timeout', solutions[0] ?? sat.fixedGrid(), solutions);
   const status = statusOfSolutions(solutions.length, options.maxSolutions);
@@ -111,6 +116,7 @@ function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
   metrics.extra.rephases = stats.rephases;
   metrics.extra.deletedClauses = stats.deletedClauses;
   metrics.extra.satisfiedRemoved = stats.satisfiedRemoved;
+  if (stats.explanations > 0) metrics.extra.explanations = stats.explanations;
 }
 
 export const sat: SyncStrategy = {

@@ -74,17 +74,19 @@ describe('auto, the portfolio strategy', () => {
 
   it('stays exact when the phases take many short turns (SAT solutions, fixed cells and images shared with the search)', () => {
     // A first search run of one decision hands most puzzles over to turns of CDCL and search.
-    const settings = (search: typeof BACKTRACK_SETTINGS, satShare: number) => ({
+    const settings = (search: typeof BACKTRACK_SETTINGS, satShare: number, lines: boolean) => ({
       search: { ...search, restartBudget: 1 },
       satShare,
       symmetry: true,
       encoding: 'blocks' as const,
+      lines,
     });
     let satTurns = 0;
     let mirrored = 0;
     fc.assert(
-      fc.property(smallPuzzle, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 3), (puzzle, maxSolutions, satShare) => {
-        const result = new Portfolio(puzzle, solveOptions({ maxSolutions }), settings(satShare === 1 ? PROBE_SETTINGS : BACKTRACK_SETTINGS, satShare)).run();
+      fc.property(smallPuzzle, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 3), fc.boolean(), (puzzle, maxSolutions, satShare, lines) => {
+        const search = satShare === 1 ? PROBE_SETTINGS : BACKTRACK_SETTINGS;
+        const result = new Portfolio(puzzle, solveOptions({ maxSolutions }), settings(search, satShare, lines)).run();
         if (result.metrics.extra.satConflicts !== undefined) satTurns++;
         if (result.metrics.extra.mirroredSolutions! > 0) mirrored++;
         expectAgrees(puzzle, result, maxSolutions);
@@ -98,7 +100,7 @@ describe('auto, the portfolio strategy', () => {
   it('gives the search the cells clause learning fixed for good, and still agrees with sat (random 30×30)', () => {
     // Short turns on puzzles whose search stalls long enough for clause learning to fix cells (which
     // of them does depends on the path of the SAT search, so there are two).
-    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry: false, encoding: 'blocks' as const };
+    const settings = { search: { ...PROBE_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry: false, encoding: 'blocks' as const, lines: false };
     let shared = 0;
     for (const name of ['020.non', '029.non']) {
       const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'generated', '30x30', name));
@@ -140,7 +142,7 @@ describe('auto, the portfolio strategy', () => {
   it('honours the search settings\' line cache: without it none is hit, and the answer stands', () => {
     const puzzle = loadPuzzle('corpus/puzzles/generated/30x30/087.non');
     const run = (cache: boolean) =>
-      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, cache }, satShare: 2, symmetry: true, encoding: 'blocks' }).run();
+      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, cache }, satShare: 2, symmetry: true, encoding: 'blocks', lines: false }).run();
     const cached = run(true);
     const uncached = run(false);
     expect(cached.metrics.extra.cacheHits).toBeGreaterThan(0);
@@ -159,7 +161,7 @@ describe('auto, the portfolio strategy', () => {
     const puzzle = makePuzzle(lines, lines);
     expect(clueSymmetries(puzzle)).toHaveLength(7);
     const run = (symmetry: boolean) =>
-      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry, encoding: 'blocks' }).run();
+      new Portfolio(puzzle, solveOptions({ maxSolutions: 2 }), { search: { ...BACKTRACK_SETTINGS, restartBudget: 1 }, satShare: 1, symmetry, encoding: 'blocks', lines: false }).run();
     const mirrored = run(true);
     expect(mirrored.status).toBe('multiple');
     expect(mirrored.metrics.extra.lastPhase).toBe(PHASES.sat);
@@ -188,14 +190,15 @@ describe('sat with the clues\' symmetries', () => {
 });
 
 describe('PuzzleSat, a puzzle as an incremental SAT problem', () => {
-  it('lists every solution once, symmetric ones first when given the symmetries (brute force)', () => {
+  it('lists every solution once, symmetric ones first when given the symmetries, with or without the line propagator (brute force)', () => {
     fc.assert(
-      fc.property(smallPuzzle, fc.boolean(), (puzzle, useSymmetry) => {
+      fc.property(smallPuzzle, fc.boolean(), fc.boolean(), (puzzle, useSymmetry, lines) => {
         const symmetries = useSymmetry ? clueSymmetries(puzzle) : [];
         const sat = PuzzleSat.load(puzzle, {
           known: new Uint8Array(puzzle.width * puzzle.height),
           encoding: 'blocks',
           cellDecisions: false,
+          lines,
           shouldStop: () => false,
           symmetric: symmetries.map((s) => s.image),
         })!;

@@ -65,20 +65,24 @@ describe('sat strategy', () => {
     expect(() => sat.solve(puzzle, solveOptions({ params: { encoding: 'ladder' } }))).toThrow(/sat: param encoding must be blocks\|automaton, got "ladder"/);
   });
 
-  for (const [encoding, propagate, cellDecisions, probe] of [
-    ['blocks', true, false, false],
-    ['blocks', false, true, false],
-    ['blocks', true, false, true],
-    ['automaton', true, true, false],
-    ['automaton', false, false, false],
+  for (const [encoding, propagate, cellDecisions, probe, lines] of [
+    ['blocks', true, false, false, false],
+    ['blocks', false, true, false, false],
+    ['blocks', true, false, true, false],
+    ['automaton', true, true, false, false],
+    ['automaton', false, false, false, false],
+    ['blocks', false, false, false, true],
+    ['blocks', true, false, false, true],
   ] as const) {
-    it(`counts solutions (capped at 2) like a brute force up to 8×8 (${encoding}, propagate ${propagate}, cellDecisions ${cellDecisions}, probe ${probe})`, () => {
+    it(`counts solutions (capped at 2) like a brute force up to 8×8 (${encoding}, propagate ${propagate}, cellDecisions ${cellDecisions}, probe ${probe}, lines ${lines})`, () => {
       const seen = new Set<number>();
+      let explained = 0;
       fc.assert(
         fc.property(randomPuzzle(8), (puzzle) => {
           const expected = bruteForceSolutions(puzzle, 2);
           seen.add(expected.length);
-          const r = sat.solve(puzzle, solveOptions({ params: { encoding, propagate, cellDecisions, probe } }));
+          const r = sat.solve(puzzle, solveOptions({ params: { encoding, propagate, cellDecisions, probe, lines } }));
+          explained += r.metrics.extra.explanations ?? 0;
           expect(r.solutions).toHaveLength(expected.length);
           expect(r.solutions.length).toBe(expected.length);
           expect(r.status).toBe(['contradiction', 'unique', 'multiple'][expected.length]);
@@ -88,14 +92,48 @@ describe('sat strategy', () => {
             expect(r.grid).toEqual(r.solutions[0]);
             expect(countKnown(r.grid)).toBe(puzzle.width * puzzle.height);
           }
-          if (!propagate) expect(r.metrics.lineSolves).toBe(0);
+          if (!propagate && !lines) expect(r.metrics.lineSolves).toBe(0);
           expect(r.metrics.extra.probes !== undefined).toBe(probe);
         }),
         { numRuns: encoding === 'blocks' && propagate && !probe ? 150 : 80 },
       );
       expect([...seen].sort()).toEqual([0, 1, 2]); // the sample covers every outcome
+      // Without param lines nothing is explained (that it explains is the tournament test's).
+      if (!lines) expect(explained).toBe(0);
     });
   }
+
+  it('with param lines, deduces inside the search on tournament puzzles and settles them as without', () => {
+    let explained = 0;
+    for (const n of [28, 36, 57, 85, 127]) {
+      const [puzzle] = loadPuzzles(join(BUNDLED_CORPUS, `tournament/taai2011-questions.txt#${n}`));
+      const plain = sat.solve(puzzle!, solveOptions());
+      const lined = sat.solve(puzzle!, solveOptions({ params: { lines: true } }));
+      expect(lined.status).toBe(plain.status);
+      expectSound(puzzle!, lined.solutions);
+      explained += lined.metrics.extra.explanations ?? 0;
+      if ((lined.metrics.extra.explanations ?? 0) > 0) expect(lined.metrics.lineSolves).toBeGreaterThan(plain.metrics.lineSolves);
+    }
+    expect(explained).toBeGreaterThan(0);
+  });
+
+  it('with param lines, finds every solution of a puzzle a brute force finds (up to 6), each once', () => {
+    let several = 0;
+    fc.assert(
+      fc.property(randomPuzzle(6), fc.constantFrom('blocks', 'automaton'), (puzzle, encoding) => {
+        const expected = bruteForceSolutions(puzzle, 7);
+        if (expected.length > 2) several++;
+        const r = sat.solve(puzzle, solveOptions({ maxSolutions: 6, params: { encoding, lines: true, symmetry: false } }));
+        const key = (g: Grid) => Array.from(g).join('');
+        expect(r.solutions).toHaveLength(Math.min(6, expected.length));
+        expect(new Set(r.solutions.map(key)).size).toBe(r.solutions.length);
+        expectSound(puzzle, r.solutions);
+        if (expected.length <= 6) expect(new Set(r.solutions.map(key))).toEqual(new Set(expected.map(key)));
+      }),
+      { numRuns: 150 },
+    );
+    expect(several).toBeGreaterThan(0);
+  });
 
   it('probing settles at least as much as propagation alone, and more on some puzzles', () => {
     let smaller = 0;

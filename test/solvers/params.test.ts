@@ -119,7 +119,7 @@ describe('parameters on the command line', () => {
     const params = (name: string) => JSON.parse(rows.find((row) => row.strategy === name)!.params!);
     expect(params('backtrack')).toMatchObject({ probing: false, branch: 'lines', restartBudget: 64 });
     expect(Object.keys(params('backtrack'))[0]).toBe('probing');
-    expect(params('sat')).toEqual({ encoding: 'blocks', propagate: true, probe: false, cellDecisions: false, symmetry: true });
+    expect(params('sat')).toEqual({ encoding: 'blocks', propagate: true, probe: false, cellDecisions: false, lines: false, symmetry: true });
     expect(params('declared')).toEqual({ tries: 7, loud: false });
     expect(JSON.parse(rows.find((row) => row.strategy === 'declared')!.extra!)).toEqual({ tries: 7, loud: 0 });
   });

@@ -1,9 +1,10 @@
 import { luby } from '../../common/luby.js';
 import { ConflictAnalysis } from './analyze.js';
 import { ClauseDatabase } from './clause-db.js';
-import { FALSE, NO_LIT, NO_REASON, TRUE, UNDEF, mkLit, toDimacs, varOf } from './literals.js';
+import { binaryReason, FALSE, NO_LIT, NO_REASON, TRUE, UNDEF, mkLit, toDimacs, varOf } from './literals.js';
 import { propagate } from './propagate.js';
 import { EngineState, type SatStats } from './state.js';
+import type { Theory, TheoryHost } from './theory.js';
 
 export { toDimacs } from './literals.js';
 export type { SatStats } from './state.js';
@@ -15,7 +16,9 @@ export type { SatStats } from './state.js';
  * - propagate.ts: unit propagation with watched literals and blockers;
  * - analyze.ts: first-UIP conflict analysis and clause minimisation;
  * - phases.ts: saved, target and best phases and rephasing;
- * - clause-db.ts: learnt-clause reduction and removal of satisfied clauses.
+ * - clause-db.ts: learnt-clause reduction and removal of satisfied clauses;
+ * - theory.ts: the interface of an optional propagator beyond the clauses, which explains its
+ *   deductions as clauses (setTheory).
  * This file is the public API and the search loop: branching on the most active variable (EVSIDS,
  * decay 0.95), restarts on the Luby sequence times 100 conflicts (simple, deterministic and
  * robust), and incremental use: clauses may be added between solves, and `solve` takes assumptions.
@@ -39,6 +42,8 @@ const CLAUSE_DECAY = 0.999;
 const RESTART_BASE = 100;
 const STOP_POLL_INTERVAL = 256;
 const STOP_POLL_PROPAGATIONS = 1 << 18;
+/** The LBD a theory's clause starts with: above any real one (see explain). */
+const EXPLANATION_LBD = 1 << 20;
 
 export class SatSolver {
   readonly numVars: number;
@@ -64,6 +69,14 @@ export class SatSolver {
   private failed: number[] = [];
   /** addClause's working copy of a clause. */
   private scratch = new Int32Array(64);
+  private theory: Theory | null = null;
+  /** What the theory sees of the engine. */
+  private readonly host: TheoryHost = {
+    value: (v) => this.s.vals[mkLit(v - 1, false)]!,
+    explain: (lits, size) => this.explain(lits, size),
+  };
+  /** After explain reported a conflict: its clause. */
+  private theoryConflict = NO_REASON;
 
   constructor(numVars: number) {
     if (!Number.isInteger(numVars) || numVars < 0) throw new RangeError(`bad variable count ${numVars}`);
@@ -148,6 +161,16 @@ export class SatSolver {
     const internal = varOf(this.toLit(v));
     this.s.decision[internal] = allowed ? 1 : 0;
     if (allowed && this.s.vals[mkLit(internal, false)] === UNDEF) this.s.heap.insert(internal);
+  }
+
+  /**
+   * Lets a propagator beyond the clauses take part in the search (see theory.ts). A model is then
+   * one the theory found no conflict in: a theory whose constraints the clauses do not already
+   * hold must report a conflict on every full assignment that breaks them.
+   */
+  setTheory(theory: Theory | null): void {
+    this.theory = theory;
+    this.s.theoryHead = 0; // tell it the whole trail
   }
 
   /**
@@ -254,7 +277,8 @@ export class SatSolver {
         this.pollAtPropagations = stats.propagations + STOP_POLL_PROPAGATIONS;
         if (shouldStop()) return this.giveUp();
       }
-      const conflict = propagate(s);
+      let conflict = propagate(s);
+      if (conflict === NO_REASON && this.theory !== null) conflict = this.propagateTheory();
       if (conflict !== NO_REASON) {
         stats.conflicts++;
         this.restartConflicts++;
@@ -300,6 +324,77 @@ export class SatSolver {
       s.newDecisionLevel();
       s.enqueue(next, NO_REASON);
     }
+  }
+
+  /**
+   * Unit propagation and the theory in turns, from a fixpoint of unit propagation, until neither
+   * deduces more; returns the conflict or NO_REASON.
+   */
+  private propagateTheory(): number {
+    const s = this.s;
+    const theory = this.theory!;
+    for (;;) {
+      for (let i = s.theoryHead; i < s.trailSize; i++) theory.assigned(varOf(s.trail[i]!) + 1);
+      s.theoryHead = s.trailSize;
+      if (!theory.propagate(this.host)) return this.theoryConflict;
+      if (s.qhead === s.trailSize) return NO_REASON;
+      const conflict = propagate(s);
+      if (conflict !== NO_REASON) return conflict;
+    }
+  }
+
+  /**
+   * TheoryHost.explain: learns the theory's clause, then asserts its first literal or reports the
+   * conflict. The clause stays as a learnt one, so unit propagation applies it again cheaply.
+   */
+  private explain(dimacs: Int32Array, size: number): boolean {
+    const s = this.s;
+    if (this.scratch.length < size) this.scratch = new Int32Array(Math.max(size, 2 * this.scratch.length));
+    const lits = this.scratch;
+    for (let i = 0; i < size; i++) lits[i] = this.toLit(dimacs[i]!);
+    s.stats.explanations++;
+    if (size === 0) {
+      // The empty clause: unsatisfiable, found at level 0 where the search ends without reading it.
+      s.cancelUntil(0);
+      this.theoryConflict = binaryReason(0);
+      return false;
+    }
+    const first = lits[0]!;
+    if (s.vals[first] === TRUE) return true;
+    if (size === 1) {
+      // Implied by no assignment: a fact, which belongs at level 0.
+      s.cancelUntil(0);
+      if (s.vals[first] === FALSE) {
+        // A conflict at level 0, where the search ends 'unsat' without reading it.
+        this.theoryConflict = binaryReason(first);
+        return false;
+      }
+      if (s.vals[first] === UNDEF) s.enqueue(first, NO_REASON);
+      return true;
+    }
+    const { level } = s;
+    const conflicting = s.vals[first] === FALSE;
+    // Watch the highest-level literals: the implied one and the latest false one, or for a
+    // conflict the two latest, at the level where the conflict belongs.
+    for (let w = conflicting ? 0 : 1; w < 2; w++) {
+      let maxAt = w;
+      for (let i = w + 1; i < size; i++) if (level[varOf(lits[i]!)]! > level[varOf(lits[maxAt]!)]!) maxAt = i;
+      const swap = lits[w]!;
+      lits[w] = lits[maxAt]!;
+      lits[maxAt] = swap;
+    }
+    if (conflicting) s.cancelUntil(level[varOf(lits[0]!)]!);
+    // Rated as the worst of clauses until analysis meets one (and rates it anew), so that
+    // explanations no conflict needed go at the next reduction.
+    const cr = s.arena.alloc(lits, size, true, EXPLANATION_LBD);
+    s.learnts.push(cr);
+    s.attach(cr);
+    if (conflicting) {
+      this.theoryConflict = cr;
+      return false;
+    }
+    s.enqueue(lits[0]!, cr);
+    return true;
   }
 
   /** The budget or the stop check ended the search: the trail is kept, so that the next solve goes on from it. */

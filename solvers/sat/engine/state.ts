@@ -21,6 +21,8 @@ export interface SatStats {
   satisfiedRemoved: number;
   /** Highest decision level reached. */
   maxDecisionLevel: number;
+  /** Clauses a theory propagator added to explain its deductions and conflicts (see theory.ts). */
+  explanations: number;
 }
 
 /** Activities past a limit are all scaled down, so they stay finite; only their order matters. */
@@ -44,6 +46,7 @@ export class EngineState {
     deletedClauses: 0,
     satisfiedRemoved: 0,
     maxDecisionLevel: 0,
+    explanations: 0,
   };
   /** False once the clauses are unsatisfiable without assumptions. */
   ok = true;
@@ -76,6 +79,8 @@ export class EngineState {
   levels = 0;
   /** Next trail position to propagate. */
   qhead = 0;
+  /** Next trail position to tell the theory propagator about (see theory.ts). */
+  theoryHead = 0;
 
   varInc = 1;
   clauseInc = 1;
@@ -136,6 +141,7 @@ export class EngineState {
     }
     this.trailSize = stop;
     this.qhead = stop;
+    if (this.theoryHead > stop) this.theoryHead = stop;
     this.levels = level;
   }
 

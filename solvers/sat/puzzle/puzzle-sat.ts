@@ -2,6 +2,7 @@ import { isSolution } from '../../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, type Grid, type Puzzle } from '../../../corpus/model.js';
 import { blockingClause, decodeGrid, encodeNonogramFlat, type EncodingName } from '../encodings/encode.js';
 import { SatSolver, type SatOutcome, type SatStats } from '../engine/solver.js';
+import { LineTheory } from './line-theory.js';
 
 /** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
 const LOAD_POLL_MASK = (1 << 14) - 1;
@@ -12,6 +13,8 @@ export interface PuzzleSatOptions {
   encoding: EncodingName;
   /** Let the engine branch on cell variables only (the auxiliary ones follow from the cells). */
   cellDecisions: boolean;
+  /** Solve lines with the exact line solver inside the search, as a propagator explained by clauses (see line-theory.ts). */
+  lines?: boolean;
   shouldStop: () => boolean;
   /**
    * Cell maps (image[cell] = cell) under which the clues are the same, so that every solution maps
@@ -48,8 +51,12 @@ export class PuzzleSat {
    */
   private guard: number;
 
-  private constructor(puzzle: Puzzle, known: Grid, engine: SatSolver, guard: number, shouldStop: () => boolean) {
+  /** The line propagator inside the search, with param `lines`. */
+  private readonly lines: LineTheory | null;
+
+  private constructor(puzzle: Puzzle, known: Grid, engine: SatSolver, guard: number, shouldStop: () => boolean, lines: LineTheory | null) {
     this.puzzle = puzzle;
+    this.lines = lines;
     this.known = known;
     this.engine = engine;
     this.guard = guard;
@@ -73,16 +80,23 @@ export class PuzzleSat {
     }
     // Auxiliary variables follow from the cells by propagation (see encode.ts).
     if (options.cellDecisions) for (let v = cnf.cellVars + 1; v <= cnf.numVars; v++) engine.setDecisionVar(v, false);
+    const lines = options.lines ? new LineTheory(puzzle) : null;
+    engine.setTheory(lines);
     if (guard > 0) {
       engine.setDecisionVar(guard, false);
       for (const image of symmetric) for (let cell = 0; cell < image.length; cell++) tieToImage(engine, guard, known, image, cell);
     }
     if (shouldStop()) return undefined;
-    return new PuzzleSat(puzzle, known, engine, guard, shouldStop);
+    return new PuzzleSat(puzzle, known, engine, guard, shouldStop, lines);
   }
 
   get stats(): SatStats {
     return this.engine.stats;
+  }
+
+  /** Line-solver calls of the line propagator inside the search (0 without it). */
+  get lineSolves(): number {
+    return this.lines?.solves ?? 0;
   }
 
   /**
