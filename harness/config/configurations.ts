@@ -175,7 +175,12 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       spec = resolve(item.strategy);
       file = identityOf(spec);
       const probe = await probePlugin(spec, given, own, importLimitMs);
-      if (probe.kind === 'load') throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${shortened(oneLine(probe.message))}`);
+      if (probe.kind === 'load') {
+        // The loader's own messages start with the path given: said once is enough.
+        const message = oneLine(probe.message);
+        const own = message.startsWith(`${spec}: `) ? message.slice(spec.length + 2) : message;
+        throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${shortened(own)}`);
+      }
       if (probe.kind === 'param') {
         paramFromCommandLine = Object.keys(given).length > 0; // which of the two was bad is the plugin's to say
         throw new ParamError(probe.message);

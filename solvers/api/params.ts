@@ -13,6 +13,8 @@ interface ParamBase {
   meaning: string;
   /** How `strategies` shows a default that depends on other parameters. */
   defaultText?: string;
+  /** A yes/no parameter that may only be true while the named yes/no parameter is true too. */
+  requires?: string;
 }
 
 /** A default, or a rule that computes it from the parameters declared before this one. */
@@ -22,6 +24,40 @@ export type ParamSpec =
   | (ParamBase & { type: 'boolean'; default: Default<boolean> })
   | (ParamBase & { type: 'integer'; default: Default<number>; min: number; max?: number })
   | (ParamBase & { type: 'enum'; default: Default<string>; values: readonly string[] });
+
+/**
+ * What is wrong with a strategy's `params` declaration (a plugin's own, read from its module), or
+ * undefined when it is a list of well-formed ParamSpecs with distinct names.
+ */
+export function paramDeclarationProblem(params: unknown): string | undefined {
+  if (params === undefined) return undefined;
+  if (!Array.isArray(params)) return `params must be a list of parameter declarations, got ${typeof params}`;
+  const names = new Set<string>();
+  for (const [i, spec] of params.entries()) {
+    const at = `params[${i}]`;
+    if (typeof spec !== 'object' || spec === null) return `${at} must be an object`;
+    const { name, type, meaning } = spec as Record<string, unknown>;
+    if (typeof name !== 'string' || !/^[A-Za-z_][\w-]*$/.test(name)) return `${at}.name must be a word (letters, digits, _ or -)`;
+    if (names.has(name)) return `${at}: param ${name} is declared twice`;
+    names.add(name);
+    if (typeof meaning !== 'string') return `param ${name}: meaning must be a string`;
+    if (!('default' in spec)) return `param ${name}: default is missing`;
+    if (type === 'enum') {
+      const values = (spec as { values?: unknown }).values;
+      if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) return `param ${name}: values must be a list of strings`;
+    } else if (type === 'integer') {
+      const { min, max } = spec as { min?: unknown; max?: unknown };
+      if (typeof min !== 'number' || !Number.isFinite(min)) return `param ${name}: min must be a number`;
+      if (max !== undefined && (typeof max !== 'number' || max < min)) return `param ${name}: max must be a number ≥ min`;
+    } else if (type !== 'boolean') return `param ${name}: type must be boolean, integer or enum, got ${JSON.stringify(type)}`;
+  }
+  for (const spec of params as { name: string; type: string; requires?: unknown }[]) {
+    if (spec.requires === undefined) continue;
+    const other = (params as { name: string; type: string }[]).find((p) => p.name === spec.requires);
+    if (spec.type !== 'boolean' || other?.type !== 'boolean') return `param ${spec.name}: requires must name another yes/no param, and it must be one itself`;
+  }
+  return undefined;
+}
 
 /** A bad parameter name or value: a usage error of the command that was given it. */
 export class ParamError extends Error {}
@@ -83,6 +119,9 @@ export function resolveParams(strategy: string, specs: readonly ParamSpec[], giv
     resolved[spec.name] =
       raw !== undefined ? parseValue(strategy, spec, raw) : typeof spec.default === 'function' ? spec.default(resolved) : spec.default;
   }
+  for (const spec of specs)
+    if (spec.requires !== undefined && resolved[spec.name] === true && resolved[spec.requires] !== true)
+      throw new ParamError(`${strategy}: param ${spec.name}=true needs ${spec.requires}=true`);
   return resolved;
 }
 

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Strategy } from '../api/types.js';
+import { paramDeclarationProblem } from '../api/params.js';
 import { enumeration } from './enumeration.js';
 import { sat } from './sat.js';
 import { overlapStrategy } from './overlap.js';
@@ -45,5 +46,7 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   }
   const candidate = [mod.default, mod.strategy].find(isStrategy);
   if (!candidate) throw new Error(`${nameOrPath}: module exports no strategy (default or "strategy" export with name and solve)`);
+  const problem = paramDeclarationProblem(candidate.params);
+  if (problem) throw new Error(`${nameOrPath}: strategy ${candidate.name}: ${problem}`);
   return candidate;
 }

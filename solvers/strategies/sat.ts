@@ -1,6 +1,6 @@
 import type { Grid, Puzzle } from '../../corpus/model.js';
 import { DEFAULT_ENCODING, ENCODINGS, type EncodingName } from '../sat/encodings/encode.js';
-import { ParamError, resolveParams, type ParamSpec } from '../api/params.js';
+import { resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import type { SatStats } from '../sat/engine/solver.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
@@ -12,7 +12,7 @@ import { solveResult } from '../api/result.js';
 export const SAT_PARAMS: readonly ParamSpec[] = [
   { name: 'encoding', type: 'enum', values: ENCODINGS, default: DEFAULT_ENCODING, meaning: 'how a line becomes clauses (see the README)' },
   { name: 'propagate', type: 'boolean', default: true, meaning: 'settle what line propagation can before encoding' },
-  { name: 'probe', type: 'boolean', default: false, meaning: 'probe cells after propagation, before encoding (needs propagate)' },
+  { name: 'probe', type: 'boolean', default: false, requires: 'propagate', meaning: 'probe cells after propagation, before encoding (probing builds on it)' },
   {
     name: 'cellDecisions',
     type: 'boolean',
@@ -48,7 +48,6 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
   const useProbing = params.probe as boolean;
   const encoding = params.encoding as EncodingName;
   const branchOnCellsOnly = params.cellDecisions as boolean;
-  if (useProbing && !usePropagation) throw new ParamError('sat: probe=true needs propagate=true (probing builds on line propagation)');
   const metrics = emptyMetrics();
   const cells = puzzle.width * puzzle.height;
   let known: Grid = new Uint8Array(cells);

@@ -70,6 +70,7 @@ repeat: 2
       // Problems found once the configurations are loaded are reported at the configuration too.
       ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
       ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
+      ['configurations:\n  - strategy: overlap\n  - strategy: sat\n    params: { probe: true, propagate: false }\n', ':3: sat: param probe=true needs propagate=true'],
       ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module '],
       ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of '],
       // YAML's own traps: one line at the file, never a bare message or a Node warning.

@@ -54,6 +54,27 @@ describe("the plugin API ('nonobench')", () => {
     expect(printed).toMatch(/typed-plugin\.ts\(\d+,\d+\): error TS\d+/);
   });
 
+  it('refuses a module whose params declaration is malformed with one line naming the module and what is wrong', () => {
+    const d = dir();
+    const cases: [string, RegExp][] = [
+      ["'tries'", /strategy odd: params must be a list of parameter declarations, got string/],
+      ["[{ name: 'tries', type: 'integer', meaning: 'm', default: 1 }]", /strategy odd: param tries: min must be a number/],
+      ["[{ name: 'mode', type: 'enum', values: [], meaning: 'm', default: 'a' }]", /strategy odd: param mode: values must be a list of strings/],
+      ["[{ name: 'a', type: 'boolean', meaning: 'm', default: true }, { name: 'a', type: 'boolean', meaning: 'm', default: true }]", /params\[1\]: param a is declared twice/],
+      ["[{ name: 'a', type: 'float', meaning: 'm', default: 1 }]", /param a: type must be boolean, integer or enum, got "float"/],
+    ];
+    for (const [i, [params, message]] of cases.entries()) {
+      const module = join(d, `odd-${i}.mjs`);
+      writeFileSync(module, `export default { name: 'odd', params: ${params}, solve() { throw new Error('never called'); } };\n`);
+      const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', module, '--out', join(d, `odd-${i}.csv`), '--quiet');
+      expect(r.code).toBe(2);
+      const lines = r.err.trim().split('\n');
+      expect(lines[0]).toMatch(message);
+      expect(lines[0]).toContain(`cannot load the strategy module ${module}: strategy odd`);
+      expect(lines).toHaveLength(2); // and the --help pointer
+    }
+  });
+
   it('says how to build a TypeScript plugin given as .ts', () => {
     const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', 'test/fixtures/plugins/typed-plugin.ts', '--out', join(dir(), 'x.csv'), '--quiet');
     expect(r.code).toBe(2);

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedText, ParamError, resolveParams, type ParamSpec } from '../../solvers/api/params.js';
+import { allowedText, paramDeclarationProblem, ParamError, resolveParams, type ParamSpec } from '../../solvers/api/params.js';
+import { SAT_PARAMS } from '../../solvers/strategies/sat.js';
 import { builtInStrategies } from '../../solvers/strategies/registry.js';
 import { parseCsv } from '../../harness/results/csv.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -82,6 +83,25 @@ describe('declared parameters', () => {
       expect(() => resolveParams('s', [spec], { n: bad })).toThrow(`s: param n must be ${allowedText(spec)}`);
     const flag: ParamSpec = { name: 'f', type: 'boolean', default: false, meaning: 'a flag' };
     for (const bad of ['yes', 2, 'TRUE!', '']) expect(() => resolveParams('s', [flag], { f: bad })).toThrow(ParamError);
+  });
+
+  it('refuses a yes/no parameter set without the one it requires (sat: probe needs propagate)', () => {
+    expect(() => resolveParams('sat', SAT_PARAMS, { probe: true, propagate: false })).toThrow('sat: param probe=true needs propagate=true');
+    expect(resolveParams('sat', SAT_PARAMS, { probe: true }).probe).toBe(true);
+    expect(resolveParams('sat', SAT_PARAMS, { probe: false, propagate: false }).propagate).toBe(false);
+  });
+
+  it("finds what is wrong in a plugin's params declaration", () => {
+    const flag = (name: string, extra = {}) => ({ name, type: 'boolean', meaning: 'm', default: false, ...extra });
+    expect(paramDeclarationProblem(undefined)).toBeUndefined();
+    expect(paramDeclarationProblem([flag('a'), flag('b', { requires: 'a' }), { name: 'n', type: 'integer', min: 0, meaning: 'm', default: 1 }])).toBeUndefined();
+    expect(paramDeclarationProblem({})).toMatch(/must be a list/);
+    expect(paramDeclarationProblem([null])).toMatch(/params\[0\] must be an object/);
+    expect(paramDeclarationProblem([{ ...flag('a'), name: 'a b' }])).toMatch(/name must be a word/);
+    expect(paramDeclarationProblem([{ name: 'a', type: 'boolean', default: false }])).toMatch(/param a: meaning must be a string/);
+    expect(paramDeclarationProblem([{ name: 'a', type: 'boolean', meaning: 'm' }])).toMatch(/param a: default is missing/);
+    expect(paramDeclarationProblem([{ name: 'n', type: 'integer', min: 3, max: 1, meaning: 'm', default: 1 }])).toMatch(/max must be a number ≥ min/);
+    expect(paramDeclarationProblem([flag('b', { requires: 'nope' })])).toMatch(/param b: requires must name another yes\/no param/);
   });
 
   it('computes a dependent default from the parameters before it (sat: cellDecisions follows encoding)', () => {
