@@ -4,6 +4,7 @@ import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 import { isModuleSpecifier, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
+import { MAX_WARMUP } from '../config/limits.js';
 
 // commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint).
 
@@ -68,6 +69,7 @@ export function checkWorkers(n: number, cores = availableParallelism(), log: { w
 export const MIN_MEMORY_MB = 16;
 export const memoryMb = wholeNumber('--memory', MIN_MEMORY_MB, Infinity, ' (MiB; a worker thread needs about 8 to start)');
 export const nonNegativeInt = (name: string) => wholeNumber(name, 0);
+export const warmupCount = wholeNumber('--warmup', 0, MAX_WARMUP, ' (unmeasured solves before each measured one)');
 
 export function nonNegativeNumber(name: string) {
   return (value: string): number => {

@@ -13,6 +13,7 @@ import { thrownMessage } from '../io/thrown.js';
 import { configSpec, EXTERNAL_STRATEGY, type ConfigSpec } from './configurations.js';
 import { ENCODINGS } from '../../solvers/sat/encodings/encode.js';
 import { ExternalSpecError, INPUT_FORMATS, OUTPUT_ADAPTERS, resolveExternal, type ExternalSpec } from '../external/spec.js';
+import { MAX_WARMUP } from './limits.js';
 
 /**
  * A benchmark definition file (`run --config FILE`, YAML or JSON): the puzzles, the configurations
@@ -61,7 +62,7 @@ const definitionSchema = z
     memory: z.number().int().min(16).optional(),
     maxSolutions: z.number().int().min(1).optional(),
     repeat: z.number().int().min(1).optional(),
-    warmup: z.number().int().min(0).optional(),
+    warmup: z.number().int().min(0).max(MAX_WARMUP).optional(),
     workers: z.number().int().min(1).optional(),
   })
   .strict();

@@ -2,13 +2,14 @@
  * A portfolio against the per-puzzle best of the single strategies, from run CSVs.
  *
  *   nonobench run PATHS… -s backtrack,probe,sat,auto --repeat 3 --out run.csv
- *   node dist/test/bench/portfolio.js run.csv… [--portfolio auto] [--time cpu|wall] [--set LABEL=PREFIX]…
+ *   node dist/test/bench/portfolio.js run.csv… [--portfolio auto[,autol…]] [--time cpu|wall] [--set LABEL=PREFIX]…
  *
  * Puzzles are grouped into sets by the folder (or bundle) they were read from, or with
  * `--set LABEL=PREFIX` (repeatable) by the start of their path. For each set and
  * configuration: puzzles solved, total time (PAR-2: an unsolved puzzle counts twice its time
  * limit), the share solved under 0.1 s and the slowest; then the virtual best of the configurations
- * other than the portfolio (on each puzzle, the fastest of them), and the portfolio's total as a
+ * other than the portfolios (on each puzzle, the fastest of them; `--portfolio` names one or more,
+ * comma-separated, such as `auto` in two settings), and each portfolio's total as a
  * ratio to it, with the puzzles some single configuration solved and the portfolio did not. A
  * puzzle's time is the median over its repetitions (CPU time by default: steadier on a shared
  * machine).
@@ -29,7 +30,7 @@ const { values: args, positionals: files } = parseArgs({
 });
 const named = args.set!.map((s) => s.split('='));
 if (files.length === 0 || !['cpu', 'wall'].includes(args.time!) || named.some((n) => n.length !== 2)) {
-  console.error('usage: node dist/test/bench/portfolio.js RUN.csv… [--portfolio CONFIG] [--time cpu|wall] [--set LABEL=PREFIX]…');
+  console.error('usage: node dist/test/bench/portfolio.js RUN.csv… [--portfolio CONFIG[,CONFIG…]] [--time cpu|wall] [--set LABEL=PREFIX]…');
   process.exit(2);
 }
 const setOf = (path: string): string =>
@@ -69,8 +70,8 @@ for (const file of files) {
   }
 }
 
-const portfolio = args.portfolio!;
-const singles = [...configs].filter((c) => c !== portfolio);
+const portfolios = args.portfolio!.split(',').map((c) => c.trim());
+const singles = [...configs].filter((c) => !portfolios.includes(c));
 const unsolvedTime = 2 * limitMs;
 const timeOf = (times: Map<string, number[] | null>, config: string): number => {
   const t = times.get(config);
@@ -92,7 +93,7 @@ for (const [set, puzzles] of [...sets].sort(([a], [b]) => a.localeCompare(b))) {
         `  slowest ${seconds(Math.max(0, ...solved))} s  ×${(total / best).toFixed(2)} of best single`,
     );
   }
-  if (configs.has(portfolio)) {
+  for (const portfolio of portfolios.filter((c) => configs.has(c))) {
     const missed = [...puzzles].filter(([, t]) => !t.get(portfolio) && singles.some((c) => t.get(c))).map(([p]) => p);
     console.log(`  solved by a single configuration but not by ${portfolio}: ${missed.length === 0 ? 'none' : missed.join(', ')}`);
   }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, wholeNumber } from '../../harness/cli/options.js';
+import { memoryMb, nonNegativeInt, nonNegativeNumber, positiveInt, warmupCount, wholeNumber } from '../../harness/cli/options.js';
 import { MAX_TIMER_MS, limitTimer } from '../../harness/io/timers.js';
 import { buildTasks, MAX_TASKS } from '../../harness/run/tasks.js';
 import { UsageError } from '../../harness/io/thrown.js';
@@ -40,6 +40,12 @@ describe('whole-number options', () => {
 });
 
 describe('limits too large to honour', () => {
+  it('more than 100 warm-up solves per task is a slip, refused (1e20 would keep a run busy for ever)', () => {
+    expect([outcome(warmupCount, '0'), outcome(warmupCount, '100')]).toEqual([0, 100]);
+    for (const bad of ['101', '99999999999999999999']) expect(outcome(warmupCount, bad)).toBe('--warmup must be a whole number from 0 to 100 (unmeasured solves before each measured one)');
+  });
+
+
   it('a run of more tasks than fit in memory is a usage error before any task is built', () => {
     const puzzles = [{}, {}] as never[];
     const configs = [{}, {}, {}] as never[];

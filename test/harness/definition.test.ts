@@ -73,6 +73,7 @@ repeat: 2
       ['configurations:\n  - strategy: overlap\n  - strategy: sat\n    params: { probe: true, propagate: false }\n', ':3: sat: param probe=true needs propagate=true'],
       ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module '],
       ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of '],
+      ['configurations:\n  - strategy: overlap\nwarmup: 1000\n', ':3: warmup: Too big'],
       // YAML's own traps: one line at the file, never a bare message or a Node warning.
       ['configurations:\n  - strategy: *nope\n', ':2: not YAML or JSON: *nope names no anchor before it'],
       ['configurations:\n  - strategy: sat\n? [a, b]\n: 1\n', ':1: a key must be a name, not a list or a mapping'],

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
-import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption } from '../options.js';
+import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { InputError } from '../../../corpus/errors.js';
@@ -14,7 +14,7 @@ export function registerRun(program: Command): void {
     .argument('[paths...]', 'puzzle files, bundles, FILE#N members or directories (default: the bundled corpus)')
     .option('-s, --strategies <list>', 'comma-separated configurations: [NAME=]STRATEGY[:KEY=VALUE]… (a registry name or module path), or "all"', 'all')
     .option('--repeat <n>', 'measured repetitions per puzzle and strategy', positiveInt('--repeat'), 1)
-    .option('--warmup <n>', "unmeasured warm-up, each solve stopped at 10 ms: n solves of each task's puzzle before its measured one, and before its first task each worker thread runs n rounds over up to 64 of the run's puzzles with every configuration (at most 0.3 s per configuration a round), so that the first repetition is as warm as the others; 0: none", nonNegativeInt('--warmup'), 1)
+    .option('--warmup <n>', "unmeasured warm-up, each solve stopped at 10 ms: n solves of each task's puzzle before its measured one, and before its first task each worker thread runs n rounds over up to 64 of the run's puzzles with every configuration (at most 0.3 s per configuration a round), so that the first repetition is as warm as the others; 0: none", warmupCount, 1)
     .option('--timeout <seconds>', 'time limit per solve (0: none)', nonNegativeNumber('--timeout'), DEFAULT_TIMEOUT_S)
     .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
     .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))

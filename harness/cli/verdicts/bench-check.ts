@@ -10,7 +10,7 @@ import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal }
 import { defaultCacheDir } from '../../ab/builds.js';
 import { Interrupted } from '../../ab/child.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeInt, positiveInt } from '../options.js';
+import { checkWorkers, collectParam, maxSizeOption, memoryMb, positiveInt, warmupCount } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -31,7 +31,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--allow-commands', "rerun the external solvers' commands the baseline records")
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
-      .option('--warmup <n>', 'unmeasured warm-up (see run --warmup; default: as the baseline recorded)', nonNegativeInt('--warmup'))
+      .option('--warmup <n>', 'unmeasured warm-up (see run --warmup; default: as the baseline recorded)', warmupCount)
       .option('--memory <mb>', 'heap limit per worker thread in MiB (default: as the baseline recorded)', memoryMb)
       .addOption(maxSizeOption(`${DEFAULT_MAX_SIZE}, or the baseline's largest puzzle when larger`))
       .option('-q, --quiet', 'no progress output'),
