@@ -132,12 +132,13 @@ export function parseConfigList(list: string): ConfigSpec[] {
 export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}, importLimitMs = Infinity): Promise<Configuration[]> {
   const configs: Configuration[] = [];
   const claimed = new Set<string>();
-  const add = (config: Configuration) => {
+  /** `inFile`: the configuration comes from a definition file, whose way to name it the hint shows. */
+  const add = (config: Configuration, inFile: boolean) => {
     if (configs.some((c) => c.name === config.name))
       throw new UsageError(
         config.external
           ? `configuration "${config.name}" is listed twice (give each external solver of one program a name of its own)`
-          : `configuration "${config.name}" is listed twice (give one of them a name: NAME=${config.strategy}…)`,
+          : `configuration "${config.name}" is listed twice (give one of them a name of its own: ${inFile ? '`name: NAME` in its entry' : `NAME=${config.strategy}…`})`,
       );
     configs.push(config);
   };
@@ -162,7 +163,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   async function resolveOne(item: ParsedItem): Promise<void> {
     paramFromCommandLine = false;
     if (item.external) {
-      add(externalConfiguration(item.external, item.name, item.base));
+      add(externalConfiguration(item.external, item.name, item.base), true);
       return;
     }
     const own = item.params ?? {};
@@ -182,7 +183,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
         throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${shortened(own)}`);
       }
       if (probe.kind === 'param') {
-        paramFromCommandLine = Object.keys(given).length > 0; // which of the two was bad is the plugin's to say
+        paramFromCommandLine = probe.fromCommandLine;
         throw new ParamError(probe.message);
       }
       if (probe.kind === 'timeout') {
@@ -202,11 +203,14 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
       strategyName = strategy.name;
       strategyParams(strategy, own); // the configuration's own values alone first: a bad one is its own
       paramFromCommandLine = true;
-      params = strategyParams(strategy, { ...Object.fromEntries(shared.map((k) => [k, given[k]!])), ...own });
+      // The command line's alone too: a bad value is refused even where the configuration sets that param.
+      const taken = Object.fromEntries(shared.map((k) => [k, given[k]!]));
+      strategyParams(strategy, taken);
+      params = strategyParams(strategy, { ...taken, ...own });
       paramFromCommandLine = false;
     }
     const name = item.name ?? `${strategyName}${item[PARAMS_WRITTEN] ?? ''}`;
-    add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file });
+    add({ name, spec, strategy: strategyName, params, paramsText: Object.keys(params).length > 0 ? JSON.stringify(params) : '', file }, item.origin !== undefined);
   }
 }
 

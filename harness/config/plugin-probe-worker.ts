@@ -8,17 +8,25 @@ import { loadStrategy } from '../../solvers/strategies/registry.js';
  * cannot run.
  */
 const { spec, shared, own } = workerData as { spec: string; shared: Params; own: Params };
+let strategy;
 try {
-  const strategy = await loadStrategy(spec);
-  try {
-    // Shared parameters go to a strategy that declares them (all of them to one that declares none).
-    const declared = strategy.params?.map((p) => p.name);
-    const takes = Object.keys(shared).filter((k) => !declared || declared.includes(k));
-    const given = { ...Object.fromEntries(takes.map((k) => [k, shared[k]!])), ...own };
-    parentPort!.postMessage({ kind: 'ok', name: strategy.name, params: strategyParams(strategy, given), takes });
-  } catch (err) {
-    parentPort!.postMessage({ kind: 'param', message: err instanceof Error ? err.message : String(err) });
-  }
+  strategy = await loadStrategy(spec);
 } catch (err) {
   parentPort!.postMessage({ kind: 'load', message: err instanceof Error ? err.message : String(err) });
+}
+if (strategy) {
+  // Shared parameters go to a strategy that declares them (all of them to one that declares none).
+  const declared = strategy.params?.map((p) => p.name);
+  const takes = Object.keys(shared).filter((k) => !declared || declared.includes(k));
+  const taken = Object.fromEntries(takes.map((k) => [k, shared[k]!]));
+  // Each side alone first, so that a bad value is blamed on the side that gave it.
+  let fromCommandLine = false;
+  try {
+    strategyParams(strategy, own);
+    fromCommandLine = true;
+    strategyParams(strategy, taken);
+    parentPort!.postMessage({ kind: 'ok', name: strategy.name, params: strategyParams(strategy, { ...taken, ...own }), takes });
+  } catch (err) {
+    parentPort!.postMessage({ kind: 'param', message: err instanceof Error ? err.message : String(err), fromCommandLine });
+  }
 }

@@ -6,8 +6,8 @@ import { limitTimer } from '../io/timers.js';
 /** What importing a plugin in a thread of its own told. */
 export type PluginProbe =
   | { kind: 'ok'; name: string; params: Params; takes: string[] }
-  /** Its parameters were refused (unknown name, bad value): the message says which. */
-  | { kind: 'param'; message: string }
+  /** Its parameters were refused (unknown name, bad value): the message says which, and whether the command line's (not the configuration's own) were at fault. */
+  | { kind: 'param'; message: string; fromCommandLine: boolean }
   /** The module could not be imported or exports no strategy. */
   | { kind: 'load'; message: string }
   /** Importing it did not end within the limit (an endless loop at import time). */

@@ -56,7 +56,7 @@ describe('configurations in a run', () => {
   it('refuses two configurations of one name, and a bad value in an item, before writing anything', () => {
     const twice = runCli('run', ...TINY, '--strategies', 'sat,sat', '--out', join(dir(), 'a.csv'), '--quiet');
     expect(twice.code).toBe(2);
-    expect(twice.err).toContain('configuration "sat" is listed twice');
+    expect(twice.err).toContain('configuration "sat" is listed twice (give one of them a name of its own: NAME=sat…)');
     const bad = runCli('run', ...TINY, '--strategies', 'sat:encoding=ladder', '--out', join(dir(), 'b.csv'), '--quiet');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('sat: param encoding must be blocks|automaton, got "ladder"');

@@ -70,6 +70,7 @@ repeat: 2
       // Problems found once the configurations are loaded are reported at the configuration too.
       ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
       ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
+      ['configurations:\n  - strategy: overlap\n  - strategy: overlap\n', ':3: configuration "overlap" is listed twice (give one of them a name of its own: `name: NAME` in its entry)'],
       ['configurations:\n  - strategy: overlap\n  - strategy: sat\n    params: { probe: true, propagate: false }\n', ':3: sat: param probe=true needs propagate=true'],
       ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module '],
       ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of '],
@@ -99,5 +100,22 @@ repeat: 2
     const r = runCli('run', '--config', file, '--param', 'probing=maybe', '--out', join(d, 'run.csv'), '--quiet');
     expect(r.code).toBe(2);
     expect(r.err.trimEnd().split('\n')).toEqual(['nonobench: backtrack: param probing must be true/false, 1/0 or on/off, got "maybe"', '(see nonobench run --help)']);
+    // Also where the configuration sets that param itself (its value would win, but the bad one is still refused).
+    const own = workspace('configurations:\n  - { strategy: backtrack, params: { probing: true } }\n');
+    const again = runCli('run', '--config', own.file, '--param', 'probing=maybe', '--out', join(own.d, 'run.csv'), '--quiet');
+    expect(again.code).toBe(2);
+    expect(again.err.split('\n')[0]).toBe('nonobench: backtrack: param probing must be true/false, 1/0 or on/off, got "maybe"');
+  });
+
+  it("blames a plugin's bad param on the side that gave it, beside a good one from the other side", () => {
+    const plugin = resolve('test/fixtures/harness/declared-params.mjs');
+    const { d, file } = workspace(`configurations:\n  - strategy: overlap\n  - { module: ${plugin}, params: { tries: 99 } }\n`);
+    const fileBad = runCli('run', '--config', file, '--param', 'loud=true', '--out', join(d, 'a.csv'), '--quiet');
+    expect(fileBad.code).toBe(2);
+    expect(fileBad.err.split('\n')[0]).toMatch(/bench\.yaml:3: declared: param tries must be a whole number from 1 to 9, got 99/);
+    const cli = workspace(`configurations:\n  - { module: ${plugin}, params: { tries: 2 } }\n`);
+    const cliBad = runCli('run', '--config', cli.file, '--param', 'loud=maybe', '--out', join(cli.d, 'b.csv'), '--quiet');
+    expect(cliBad.code).toBe(2);
+    expect(cliBad.err.split('\n')[0]).toBe('nonobench: declared: param loud must be true/false, 1/0 or on/off, got "maybe"');
   });
 });
