@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
 /** The first 12 hex digits of the SHA-256 of some text or bytes. */
 export const shortHash = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex').slice(0, 12);
 
-/** `PATH@HASH` of a file: what identifies a plugin module or an external program in the rows. */
-export const fileIdentity = (path: string): string => `${path}@${shortHash(readFileSync(path))}`;
+/**
+ * `PATH@HASH` of a file: what identifies a plugin module or an external program in the rows.
+ * Throws for anything but a regular file: reading a named pipe could block for ever, a device
+ * without end.
+ */
+export function fileIdentity(path: string): string {
+  if (!statSync(path).isFile()) throw new Error(`${path}: not a regular file`);
+  return `${path}@${shortHash(readFileSync(path))}`;
+}

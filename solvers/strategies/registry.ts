@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import type { Strategy } from '../api/types.js';
 import { paramDeclarationProblem } from '../api/params.js';
 import { enumeration } from './enumeration.js';
@@ -24,6 +25,22 @@ function isStrategy(value: unknown): value is Strategy {
   return !!s && typeof s.name === 'string' && typeof s.solve === 'function';
 }
 
+/** What a path names, without opening it (which could block on a named pipe). */
+function fileKind(path: string): 'file' | 'missing' | 'directory' | 'named pipe' | 'device' | 'socket' | 'special file' {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return 'missing'; // import says why, in its own words
+  }
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'named pipe';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
+  if (stats.isSocket()) return 'socket';
+  return 'special file';
+}
+
 /** True when the name looks like a module path rather than a registry name. */
 export const isModuleSpecifier = (name: string) => /[\\/]|\.(m?js|cjs|ts)$/.test(name);
 
@@ -36,6 +53,10 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   if (builtIn) return builtIn;
   if (!isModuleSpecifier(nameOrPath))
     throw new Error(`unknown strategy "${nameOrPath}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+  // Import would block for ever on a named pipe with no writer (no thread's time limit can stop a
+  // read in progress), and reads a device without end: only regular files are modules.
+  const kind = fileKind(resolve(nameOrPath));
+  if (kind !== 'file' && kind !== 'missing') throw new Error(`${nameOrPath}: not a regular file (a ${kind}): a strategy module must be a JavaScript file`);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(resolve(nameOrPath)).href)) as Record<string, unknown>;

@@ -75,6 +75,25 @@ describe("the plugin API ('nonobench')", () => {
     }
   });
 
+  it.skipIf(process.platform === 'win32')('refuses a module that is a named pipe or a folder at once, without reading it (a pipe with no writer used to hang the run)', () => {
+    const d = dir();
+    const pipe = join(d, 'pipe.mjs');
+    execFileSync('mkfifo', [pipe]);
+    const folder = join(d, 'folder.mjs');
+    mkdirSync(folder);
+    for (const [module, kind] of [
+      [pipe, 'a named pipe'],
+      [folder, 'a directory'],
+    ]) {
+      for (const command of ['run', 'solve']) {
+        const args = command === 'run' ? ['run', 'test/fixtures/harness/tiny.json#1', '--strategies', module!, '--out', join(d, 'x.csv'), '--quiet'] : ['solve', 'test/fixtures/harness/tiny.json#1', '-s', module!];
+        const r = runCli(...args);
+        expect(r.code).toBe(2);
+        expect(r.err.split('\n')[0]).toBe(`nonobench: cannot load the strategy module ${module}: not a regular file (${kind}): a strategy module must be a JavaScript file`);
+      }
+    }
+  });
+
   it('says how to build a TypeScript plugin given as .ts', () => {
     const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', 'test/fixtures/plugins/typed-plugin.ts', '--out', join(dir(), 'x.csv'), '--quiet');
     expect(r.code).toBe(2);
