@@ -96,7 +96,8 @@ export function parseConfigItem(item: string): ConfigSpec {
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--strategies item "${text}": "${pair}" is not KEY=VALUE`);
-    params[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+    // Defined, not assigned: `__proto__` is then a key like any other, refused as an unknown param.
+    Object.defineProperty(params, pair.slice(0, at).trim(), { value: pair.slice(at + 1).trim(), enumerable: true, writable: true, configurable: true });
   }
   const parsed: ParsedItem = { strategy, params };
   if (name !== undefined) parsed.name = name;

@@ -30,7 +30,13 @@ const configuration = z
     strategy: z.string().min(1).optional(),
     /** A plugin module's path, relative to the definition file. */
     module: z.string().min(1).optional(),
-    params: z.record(z.string(), scalar).optional(),
+    // A record drops a `__proto__` key without a word; it is no parameter name, so it is refused.
+    params: z
+      .preprocess((value, ctx) => {
+        if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: '"__proto__" is not a parameter name' });
+        return value;
+      }, z.record(z.string(), scalar))
+      .optional(),
     /** An external solver's command line (see harness/external/spec.ts); a relative program path is from the definition file. */
     command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
     input: z.enum(INPUT_FORMATS).optional(),

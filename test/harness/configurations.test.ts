@@ -57,6 +57,9 @@ describe('configurations in a run', () => {
     const twice = runCli('run', ...TINY, '--strategies', 'sat,sat', '--out', join(dir(), 'a.csv'), '--quiet');
     expect(twice.code).toBe(2);
     expect(twice.err).toContain('configuration "sat" is listed twice (give one of them a name of its own: NAME=sat…)');
+    const proto = runCli('run', ...TINY, '--strategies', 'backtrack:__proto__=1', '--out', join(dir(), 'p.csv'), '--quiet');
+    expect(proto.code).toBe(2);
+    expect(proto.err).toContain('backtrack: unknown param "__proto__"');
     const bad = runCli('run', ...TINY, '--strategies', 'sat:encoding=ladder', '--out', join(dir(), 'b.csv'), '--quiet');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('sat: param encoding must be blocks|automaton, got "ladder"');

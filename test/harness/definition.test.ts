@@ -67,6 +67,7 @@ repeat: 2
       ['puzzles:\n  - "nothing/*.non"\nconfigurations:\n  - strategy: sat\n', ':2: puzzles: no file matches "nothing/*.non"'],
       ['configurations:\n  - strategy: sat\nrepeat: 1\nrepeat: 2\n', ':4: repeat is given twice'],
       ['configurations: []\n', ':1: configurations: Too small'],
+      ['configurations: [{strategy: backtrack, params: {__proto__: 1}}]\n', ':1: configurations.0.params: "__proto__" is not a parameter name'],
       // Problems found once the configurations are loaded are reported at the configuration too.
       ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
       ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
