@@ -5,6 +5,7 @@ import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
 import { isModuleSpecifier, strategyNames } from '../../solvers/strategies/registry.js';
 import { UsageError } from '../io/thrown.js';
 import { MAX_WARMUP } from '../config/limits.js';
+import { clip } from '../../corpus/errors.js';
 
 // commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint).
 
@@ -116,6 +117,6 @@ export const loadOptionsOf = (o: { maxSize?: number }): LoadOptions => (o.maxSiz
 /** One strategy name or module path (`solve --strategy`): an unknown built-in name is a usage error. */
 export function strategySpec(spec: string): string {
   if (!isModuleSpecifier(spec) && !strategyNames().includes(spec))
-    throw new UsageError(`unknown strategy "${spec}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+    throw new UsageError(`unknown strategy "${clip(spec)}" (known: ${strategyNames().join(', ')}; or give a module path)`);
   return spec;
 }

@@ -6,6 +6,7 @@ import { InputError } from '../../corpus/errors.js';
 import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
 import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
+import { clip } from '../../corpus/errors.js';
 
 /** A plugin's `PATH@HASH`; a file that cannot be read is left to the loader to report. */
 function identityOf(path: string): string {
@@ -91,7 +92,7 @@ export function parseConfigItem(item: string): ConfigSpec {
   if (name === '') throw new UsageError(`--strategies item "${text}": an empty configuration name`);
   if (strategy === '') throw new UsageError(`--strategies item "${text}": no strategy`);
   if (!isModuleSpecifier(strategy) && !strategyNames().includes(strategy))
-    throw new UsageError(`unknown strategy "${strategy}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+    throw new UsageError(`unknown strategy "${clip(strategy)}" (known: ${strategyNames().join(', ')}; or give a module path)`);
   const params: Params = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
@@ -157,7 +158,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   const unclaimed = Object.keys(given).filter((k) => !claimed.has(k));
   if (unclaimed.length > 0) {
     const names = [...new Set(configs.map((c) => c.strategy))].join(', ');
-    throw new ParamError(`param ${JSON.stringify(unclaimed[0])} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
+    throw new ParamError(`param ${JSON.stringify(clip(unclaimed[0]!))} is declared by none of the strategies run (${names}); \`nonobench strategies\` lists their params`);
   }
   return configs;
 

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
-import { InputError, InputErrors } from '../../corpus/errors.js';
+import { clip, InputError, InputErrors } from '../../corpus/errors.js';
 import { displayPath, splitMemberPath } from '../../corpus/load.js';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { strategyNames } from '../../solvers/strategies/registry.js';
@@ -157,7 +157,7 @@ export function loadDefinition(file: string): Definition {
   const paths = entries.flatMap((entry, i) => expandPuzzles(entry, base, shown, lineOf(doc, counter, typeof def.puzzles === 'string' ? ['puzzles'] : ['puzzles', i])));
   def.configurations.forEach((c, i) => {
     if (c.strategy !== undefined && !strategyNames().includes(c.strategy))
-      throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(c.strategy)} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);
+      throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(clip(c.strategy))} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);
   });
   const configurations = def.configurations.map((c, i): ConfigSpec => ({ ...configurationSpec(c, i), origin: { file: shown, line: lineOf(doc, counter, ['configurations', i]) } }));
   const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;

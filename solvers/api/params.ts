@@ -4,6 +4,8 @@
  * same rules, so a parameter means the same wherever it is set.
  */
 
+import { clip } from '../../corpus/errors.js';
+
 export type ParamValue = number | boolean | string;
 export type Params = Record<string, ParamValue>;
 
@@ -93,7 +95,7 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
       if (spec.values.includes(text)) return text;
       break;
   }
-  throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(raw)}`);
+  throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(typeof raw === 'string' ? clip(raw) : raw)}`);
 }
 
 /** The parameters a strategy declares, in one line: `name (allowed, default …)`. */
@@ -110,7 +112,7 @@ export function resolveParams(strategy: string, specs: readonly ParamSpec[], giv
   for (const name of Object.keys(given)) {
     if (!specs.some((s) => s.name === name)) {
       const known = specs.length > 0 ? `its params: ${paramsSummary(specs)}` : 'it takes no params';
-      throw new ParamError(`${strategy}: unknown param ${JSON.stringify(name)} (${known})`);
+      throw new ParamError(`${strategy}: unknown param ${JSON.stringify(clip(name))} (${known})`);
     }
   }
   const resolved: Params = {};

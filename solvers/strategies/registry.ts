@@ -8,6 +8,7 @@ import { sat } from './sat.js';
 import { overlapStrategy } from './overlap.js';
 import { backtrackStrategy, probeStrategy } from './backtrack.js';
 import { autoStrategy } from './auto.js';
+import { clip } from '../../corpus/errors.js';
 
 /** Built-in strategies, in the order reports list them. */
 const BUILT_IN: Strategy[] = [enumeration, overlapStrategy, backtrackStrategy, probeStrategy, sat, autoStrategy];
@@ -52,7 +53,7 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   const builtIn = BUILT_IN.find((s) => s.name === nameOrPath);
   if (builtIn) return builtIn;
   if (!isModuleSpecifier(nameOrPath))
-    throw new Error(`unknown strategy "${nameOrPath}" (known: ${strategyNames().join(', ')}; or give a module path)`);
+    throw new Error(`unknown strategy "${clip(nameOrPath)}" (known: ${strategyNames().join(', ')}; or give a module path)`);
   // Import would block for ever on a named pipe with no writer (no thread's time limit can stop a
   // read in progress), and reads a device without end: only regular files are modules.
   const kind = fileKind(resolve(nameOrPath));

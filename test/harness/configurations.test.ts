@@ -57,6 +57,13 @@ describe('configurations in a run', () => {
     const twice = runCli('run', ...TINY, '--strategies', 'sat,sat', '--out', join(dir(), 'a.csv'), '--quiet');
     expect(twice.code).toBe(2);
     expect(twice.err).toContain('configuration "sat" is listed twice (give one of them a name of its own: NAME=sat…)');
+    // A name or value of any length is quoted cut to 80 characters: the message stays one short line.
+    for (const args of [['--strategies', 'x'.repeat(5000)], ['--strategies', 'overlap', '--param', `${'k'.repeat(5000)}=1`], ['--strategies', 'backtrack', '--param', `probing=${'y'.repeat(5000)}`]]) {
+      const long = runCli('run', ...TINY, ...args, '--out', join(dir(), 'l.csv'), '--quiet');
+      expect(long.code).toBe(2);
+      expect(long.err.split('\n')[0]!.length).toBeLessThan(400);
+      expect(long.err).toContain('…');
+    }
     const proto = runCli('run', ...TINY, '--strategies', 'backtrack:__proto__=1', '--out', join(dir(), 'p.csv'), '--quiet');
     expect(proto.code).toBe(2);
     expect(proto.err).toContain('backtrack: unknown param "__proto__"');
