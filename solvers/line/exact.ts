@@ -1,6 +1,7 @@
 import { EMPTY, FILLED, UNKNOWN, type Clue } from '../../corpus/model.js';
 import { lineClue, type LineSolver } from './line-solver.js';
 import { solveWide, WIDE_MAX, WideScratch } from './exact-wide.js';
+import { MULTI_MAX, MultiWordLines } from './exact-multi.js';
 
 /**
  * The exact line solver: finds every cell that all placements of the clue consistent with the known
@@ -22,10 +23,12 @@ export class ExactLineSolver implements LineSolver {
   readonly name = 'exact';
   /** Lines up to this many cells use the one-word bit-parallel form (positions 0 … n fit in 31 bits). */
   static readonly BIT_PARALLEL_MAX = 30;
-  /** Lines up to this many cells use a bit-parallel form (two words above BIT_PARALLEL_MAX); longer ones the tables. */
+  /** Lines up to this many cells use a bit-parallel form of one or two words (the propagator's masks); longer ones, up to MULTI_MAX cells, one of several words, then the tables. */
   static readonly MASK_MAX = WIDE_MAX;
   /** Results of `solveLineMasks`, also the scratch of the two-word form. */
   readonly masks = new WideScratch();
+  /** The form for lines longer than two words hold (up to MULTI_MAX cells), made when first needed. */
+  private multi: MultiWordLines | null = null;
   /** False when the bit-parallel forms are disabled (then every line uses the tables). */
   readonly bitParallel: boolean;
   /** Bit-parallel rows: prefixBits[j], suffixBits[j] hold the reachable positions as bits. */
@@ -71,6 +74,7 @@ export class ExactLineSolver implements LineSolver {
     if (this.bitParallel) {
       if (n <= ExactLineSolver.BIT_PARALLEL_MAX) return this.solveBits(clue, line, n, k);
       if (n <= WIDE_MAX) return this.solveWideLine(clue, line, n);
+      if (n <= MULTI_MAX) return (this.multi ??= new MultiWordLines()).solve(clue, line, n);
     }
     return this.solveTables(clue, line, n, k);
   }

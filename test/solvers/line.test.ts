@@ -109,10 +109,10 @@ describe('exact line solver', () => {
     );
   });
 
-  it('agrees with its table form on long lines (25 to 70 cells: one word, two words, tables)', () => {
+  it('agrees with its table form on long lines (25 to 260 cells: one word, two words, several words, tables)', () => {
     const bits = new ExactLineSolver();
     const tables = new ExactLineSolver({ bitParallel: false });
-    const longLine = fc.integer({ min: 25, max: 70 }).chain((n) =>
+    const longLine = fc.oneof(fc.integer({ min: 25, max: 70 }), fc.integer({ min: 120, max: 130 }), fc.integer({ min: 60, max: 260 })).chain((n) =>
       fc.tuple(
         fc.array(fc.boolean(), { minLength: n, maxLength: n }),
         fc.array(fc.constantFrom(UNKNOWN, UNKNOWN, UNKNOWN, FILLED, EMPTY, -1), { minLength: n, maxLength: n }),
