@@ -89,14 +89,14 @@ export function parseConfigItem(item: string): ConfigSpec {
   const eq = head.indexOf('=');
   const name = eq >= 0 ? head.slice(0, eq).trim() : undefined;
   const strategy = (eq >= 0 ? head.slice(eq + 1) : head).trim();
-  if (name === '') throw new UsageError(`--strategies item "${text}": an empty configuration name`);
-  if (strategy === '') throw new UsageError(`--strategies item "${text}": no strategy`);
+  if (name === '') throw new UsageError(`--strategies item "${clip(text)}": an empty configuration name`);
+  if (strategy === '') throw new UsageError(`--strategies item "${clip(text)}": no strategy`);
   if (!isModuleSpecifier(strategy) && !strategyNames().includes(strategy))
     throw new UsageError(`unknown strategy "${clip(strategy)}" (known: ${strategyNames().join(', ')}; or give a module path)`);
   const params: Params = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`--strategies item "${text}": "${pair}" is not KEY=VALUE`);
+    if (at <= 0) throw new UsageError(`--strategies item "${clip(text)}": "${clip(pair)}" is not KEY=VALUE`);
     // Defined, not assigned: `__proto__` is then a key like any other, refused as an unknown param.
     Object.defineProperty(params, pair.slice(0, at).trim(), { value: pair.slice(at + 1).trim(), enumerable: true, writable: true, configurable: true });
   }
@@ -139,8 +139,8 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
     if (configs.some((c) => c.name === config.name))
       throw new UsageError(
         config.external
-          ? `configuration "${config.name}" is listed twice (give each external solver of one program a name of its own)`
-          : `configuration "${config.name}" is listed twice (give one of them a name of its own: ${inFile ? '`name: NAME` in its entry' : `NAME=${config.strategy}…`})`,
+          ? `configuration "${clip(config.name)}" is listed twice (give each external solver of one program a name of its own)`
+          : `configuration "${clip(config.name)}" is listed twice (give one of them a name of its own: ${inFile ? '`name: NAME` in its entry' : `NAME=${clip(config.strategy)}…`})`,
       );
     configs.push(config);
   };
@@ -182,7 +182,7 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
         // The loader's own messages start with the path given: said once is enough.
         const message = oneLine(probe.message);
         const own = message.startsWith(`${spec}: `) ? message.slice(spec.length + 2) : message;
-        throw new UsageError(`cannot load the strategy module ${oneLine(spec)}: ${shortened(own)}`);
+        throw new UsageError(`cannot load the strategy module ${clip(oneLine(spec))}: ${shortened(own)}`);
       }
       if (probe.kind === 'param') {
         paramFromCommandLine = probe.fromCommandLine;

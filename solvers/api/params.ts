@@ -40,23 +40,32 @@ export function paramDeclarationProblem(params: unknown): string | undefined {
     if (typeof spec !== 'object' || spec === null) return `${at} must be an object`;
     const { name, type, meaning } = spec as Record<string, unknown>;
     if (typeof name !== 'string' || !/^[A-Za-z_][\w-]*$/.test(name)) return `${at}.name must be a word (letters, digits, _ or -)`;
+    if (name in Object.prototype) return `${at}: ${name} is a name every JavaScript object has, not a parameter name`;
     if (names.has(name)) return `${at}: param ${name} is declared twice`;
     names.add(name);
     if (typeof meaning !== 'string') return `param ${name}: meaning must be a string`;
     if (!('default' in spec)) return `param ${name}: default is missing`;
+    const fallback = (spec as { default: unknown }).default;
+    // A computed default is checked when it is computed; a given one here.
+    const given = typeof fallback !== 'function';
     if (type === 'enum') {
       const values = (spec as { values?: unknown }).values;
       if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) return `param ${name}: values must be a list of strings`;
+      if (given && !values.includes(fallback as string)) return `param ${name}: default must be one of its values`;
     } else if (type === 'integer') {
       const { min, max } = spec as { min?: unknown; max?: unknown };
       if (typeof min !== 'number' || !Number.isFinite(min)) return `param ${name}: min must be a number`;
-      if (max !== undefined && (typeof max !== 'number' || max < min)) return `param ${name}: max must be a number ≥ min`;
-    } else if (type !== 'boolean') return `param ${name}: type must be boolean, integer or enum, got ${JSON.stringify(type)}`;
+      if (max !== undefined && (typeof max !== 'number' || !(max >= min))) return `param ${name}: max must be a number ≥ min`;
+      if (given && (!Number.isSafeInteger(fallback) || (fallback as number) < min || (max !== undefined && (fallback as number) > (max as number))))
+        return `param ${name}: default must be a whole number within min and max`;
+    } else if (type === 'boolean') {
+      if (given && typeof fallback !== 'boolean') return `param ${name}: default must be true or false`;
+    } else return `param ${name}: type must be boolean, integer or enum, got ${JSON.stringify(type)}`;
   }
   for (const spec of params as { name: string; type: string; requires?: unknown }[]) {
     if (spec.requires === undefined) continue;
     const other = (params as { name: string; type: string }[]).find((p) => p.name === spec.requires);
-    if (spec.type !== 'boolean' || other?.type !== 'boolean') return `param ${spec.name}: requires must name another yes/no param, and it must be one itself`;
+    if (spec.type !== 'boolean' || other?.type !== 'boolean' || other === spec) return `param ${spec.name}: requires must name another yes/no param, and it must be one itself`;
   }
   return undefined;
 }
@@ -117,7 +126,7 @@ export function resolveParams(strategy: string, specs: readonly ParamSpec[], giv
   }
   const resolved: Params = {};
   for (const spec of specs) {
-    const raw = given[spec.name];
+    const raw = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
     resolved[spec.name] =
       raw !== undefined ? parseValue(strategy, spec, raw) : typeof spec.default === 'function' ? spec.default(resolved) : spec.default;
   }

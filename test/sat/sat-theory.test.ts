@@ -22,11 +22,21 @@ class ParityTheory implements Theory {
     this.skip = lazySeed === undefined ? null : createRng(lazySeed);
   }
 
-  assigned(): void {
+  /** Variables told as assigned, and how often a propagation found one assigned that it was not told of. */
+  private readonly known = new Set<number>();
+  untold = 0;
+
+  assigned(v: number): void {
     this.told++;
+    this.known.add(v);
   }
 
   propagate(host: TheoryHost): boolean {
+    // The engine must tell of every assignment since the last call, after backtracking too.
+    for (let v = 1; v <= this.numVars; v++) {
+      if (host.value(v) === 0) this.known.delete(v);
+      else if (!this.known.has(v)) this.untold++;
+    }
     if (this.skip !== null && this.skip.nextBelow(2) === 0) {
       let assigned = 0;
       for (let v = 1; v <= this.numVars; v++) if (host.value(v) !== 0) assigned++;
@@ -115,6 +125,7 @@ describe('SatSolver with a theory propagator', () => {
         expect(found.size).toBe(models.length);
         outcomes.add(Math.min(models.length, 2));
         explained += theory.explained;
+        expect(theory.untold).toBe(0);
       }),
       { numRuns: 100 },
     );

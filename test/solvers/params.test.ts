@@ -102,6 +102,13 @@ describe('declared parameters', () => {
     expect(paramDeclarationProblem([{ name: 'a', type: 'boolean', meaning: 'm' }])).toMatch(/param a: default is missing/);
     expect(paramDeclarationProblem([{ name: 'n', type: 'integer', min: 3, max: 1, meaning: 'm', default: 1 }])).toMatch(/max must be a number ≥ min/);
     expect(paramDeclarationProblem([flag('b', { requires: 'nope' })])).toMatch(/param b: requires must name another yes\/no param/);
+    expect(paramDeclarationProblem([flag('b', { requires: 'b' })])).toMatch(/param b: requires must name another/);
+    for (const name of ['constructor', 'toString', '__proto__']) expect(paramDeclarationProblem([flag(name)])).toMatch(/a name every JavaScript object has/);
+    expect(paramDeclarationProblem([{ name: 'n', type: 'integer', min: 1, default: 'lots', meaning: 'm' }])).toMatch(/param n: default must be a whole number/);
+    expect(paramDeclarationProblem([{ name: 'n', type: 'integer', min: 1, max: NaN, default: 1, meaning: 'm' }])).toMatch(/max must be a number ≥ min/);
+    expect(paramDeclarationProblem([{ name: 'e', type: 'enum', values: ['a'], default: 'b', meaning: 'm' }])).toMatch(/param e: default must be one of its values/);
+    expect(paramDeclarationProblem([flag('f', { default: 'yes' })])).toMatch(/param f: default must be true or false/);
+    expect(paramDeclarationProblem([{ name: 'g', type: 'boolean', default: () => true, meaning: 'm' }])).toBeUndefined();
   });
 
   it('computes a dependent default from the parameters before it (sat: cellDecisions follows encoding)', () => {

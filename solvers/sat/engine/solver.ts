@@ -360,9 +360,9 @@ export class SatSolver {
       return false;
     }
     const first = lits[0]!;
-    if (s.vals[first] === TRUE) return true;
     if (size === 1) {
       // Implied by no assignment: a fact, which belongs at level 0.
+      if (s.vals[first] === TRUE && s.level[varOf(first)] === 0) return true;
       s.cancelUntil(0);
       if (s.vals[first] === FALSE) {
         // A conflict at level 0, where the search ends 'unsat' without reading it.
@@ -372,6 +372,7 @@ export class SatSolver {
       if (s.vals[first] === UNDEF) s.enqueue(first, NO_REASON);
       return true;
     }
+    if (s.vals[first] === TRUE) return true;
     const { level } = s;
     const conflicting = s.vals[first] === FALSE;
     // Watch the highest-level literals: the implied one and the latest false one, or for a

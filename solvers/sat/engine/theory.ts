@@ -7,6 +7,12 @@
  *
  * Variables and literals are DIMACS numbers, as in the engine's public API.
  */
+/**
+ * The contract: the engine never says when it backtracks, so a theory reads values through
+ * `host.value` rather than keeping them from `assigned` (which only says what to look at again).
+ * An explanation's literals are distinct variables, and all but the first are false when it is
+ * given; the engine trusts both, so a theory that breaks them makes the search unsound.
+ */
 export interface Theory {
   /** Variable v (1-based) was assigned since the last call of `propagate` (told in trail order). */
   assigned(v: number): void;

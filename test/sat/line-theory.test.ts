@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { cluesOf } from '../../corpus/grid.js';
+import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Puzzle } from '../../corpus/model.js';
+import { createRng, probabilityThreshold } from '../../corpus/random.js';
+import { ExactLineSolver } from '../../solvers/line/exact.js';
+import { lineClue } from '../../solvers/line/line-solver.js';
+import { encodeNonogramFlat } from '../../solvers/sat/encodings/encode.js';
+import { SatSolver } from '../../solvers/sat/engine/solver.js';
+import type { TheoryHost } from '../../solvers/sat/engine/theory.js';
+import { LineTheory } from '../../solvers/sat/puzzle/line-theory.js';
+
+/** The cells of line `index` (rows, then columns). */
+function lineCells(p: Puzzle, index: number): number[] {
+  return index < p.height
+    ? Array.from({ length: p.width }, (_, c) => index * p.width + c)
+    : Array.from({ length: p.height }, (_, r) => r * p.width + index - p.height);
+}
+
+/** Whether every placement of the line's clue satisfies the clause (DIMACS literals over its cells). */
+function impliedByLine(p: Puzzle, index: number, clause: number[]): boolean {
+  const cells = lineCells(p, index);
+  const clue = [...(index < p.height ? p.rows[index]! : p.columns[index - p.height]!)].filter((b) => b > 0);
+  const n = cells.length;
+  const check = (fill: boolean[]) => clause.some((l) => fill[cells.indexOf(Math.abs(l) - 1)] === l > 0);
+  // Every placement, block by block.
+  const place = (j: number, from: number, fill: boolean[]): boolean => {
+    if (j === clue.length) return check(fill);
+    for (let s = from; s + clue[j]! <= n; s++) {
+      const next = fill.slice();
+      for (let i = s; i < s + clue[j]!; i++) next[i] = true;
+      if (!place(j + 1, s + clue[j]! + 1, next)) return false;
+    }
+    return true;
+  };
+  return place(0, 0, new Array<boolean>(n).fill(false));
+}
+
+const smallPuzzle = fc.record({ w: fc.integer({ min: 6, max: 15 }), h: fc.integer({ min: 6, max: 15 }), seed: fc.nat() }).map(({ w, h, seed }) => {
+  const rng = createRng(seed);
+  const threshold = probabilityThreshold(0.55);
+  const clues = cluesOf(Uint8Array.from({ length: w * h }, () => (rng.chance(threshold) ? FILLED : EMPTY)), w, h);
+  return makePuzzle(clues.rows, clues.columns);
+});
+
+describe('the line propagator inside the CDCL search', () => {
+  it('explains with clauses its line implies, and leaves every line at the line solver’s fixpoint before each decision', () => {
+    let explained = 0;
+    let decisions = 0;
+    fc.assert(
+      fc.property(smallPuzzle, (puzzle) => {
+        const cnf = encodeNonogramFlat(puzzle, {})!;
+        const engine = new SatSolver(cnf.numVars);
+        for (let i = 0; i < cnf.clauses.count; i++) engine.addClauseSlice(cnf.clauses.lits, cnf.clauses.start(i), cnf.clauses.ends[i]!);
+        const theory = new LineTheory(puzzle);
+        const lines = puzzle.width + puzzle.height;
+        const solver = new ExactLineSolver();
+        // A host that checks each explanation against the clue of the line it is about.
+        let quiet = true;
+        const checked = (host: TheoryHost): TheoryHost => ({
+          value: (v) => host.value(v),
+          explain: (lits, size) => {
+            quiet = false;
+            explained++;
+            const clause = Array.from(lits.subarray(0, size));
+            const cells = clause.map((l) => Math.abs(l) - 1);
+            const rows = new Set(cells.map((c) => Math.floor(c / puzzle.width)));
+            const columns = new Set(cells.map((c) => c % puzzle.width));
+            const owners = [...(rows.size === 1 ? [[...rows][0]!] : []), ...(columns.size === 1 ? [puzzle.height + [...columns][0]!] : [])];
+            expect(owners.some((index) => impliedByLine(puzzle, index, clause))).toBe(true);
+            return host.explain(lits, size);
+          },
+        });
+        engine.setTheory({
+          assigned: (v) => theory.assigned(v),
+          propagate: (host) => {
+            quiet = true;
+            if (!theory.propagate(checked(host))) return false;
+            if (!quiet) return true; // the engine propagates what it was given, then asks again
+            // Nothing more to deduce: the search decides next, so every line must be at its fixpoint.
+            decisions++;
+            for (let index = 0; index < lines; index++) {
+              const cells = lineCells(puzzle, index);
+              const line = Uint8Array.from(cells, (c) => (host.value(c + 1) === 1 ? FILLED : host.value(c + 1) === -1 ? EMPTY : UNKNOWN));
+              const before = line.slice();
+              const clue = lineClue(index < puzzle.height ? puzzle.rows[index]! : puzzle.columns[index - puzzle.height]!);
+              if (!solver.solve(clue, line, line.length)) return true; // unit propagation on the CNF may meet it first
+              expect([...line]).toEqual([...before]);
+            }
+            return true;
+          },
+        });
+        let found = 0;
+        while (found < 3 && engine.solve() === 'sat') {
+          found++;
+          const cells = puzzle.width * puzzle.height;
+          if (!engine.addClause(Array.from({ length: cells }, (_, i) => (engine.value(i + 1) ? -(i + 1) : i + 1)))) break;
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(explained).toBeGreaterThan(10);
+    expect(decisions).toBeGreaterThan(50);
+  });
+});
