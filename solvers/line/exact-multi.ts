@@ -1,4 +1,5 @@
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
+import { reverse31 } from './exact-wide.js';
 
 /**
  * The bit-parallel exact line solver for lines of 62 to MULTI_MAX cells: the algorithm of the
@@ -29,14 +30,6 @@ const PART = 11;
 const T1 = 12;
 const T2 = 13;
 const SLOTS = 14;
-
-function reverse31(x: number): number {
-  x = ((x >>> 1) & 0x55555555) | ((x & 0x55555555) << 1);
-  x = ((x >>> 2) & 0x33333333) | ((x & 0x33333333) << 2);
-  x = ((x >>> 4) & 0x0f0f0f0f) | ((x & 0x0f0f0f0f) << 4);
-  x = ((x >>> 8) & 0x00ff00ff) | ((x & 0x00ff00ff) << 8);
-  return ((x >>> 16) | (x << 16)) >>> 1;
-}
 
 /** Bit sets of W words in one array: slot i's words start at i·W. */
 export class MultiWordLines {
@@ -117,44 +110,45 @@ export class MultiWordLines {
     this.shiftRight(d, T1 * w, 31 * w - 1 - top);
   }
 
-  /** d = starts s where cells [s, s+len) hold no EMPTY cell (of `empty`) and end within the line. */
-  private startsWithoutEmpty(d: number, empty: number, len: number, n: number): void {
+  /** Leaves in T1 the bits of `src` spread over len cells: each bit b sets b … b+len−1 (toward higher bits) or b−len+1 … b. */
+  private spreadBits(src: number, len: number, towardHigher: boolean): void {
     const m = this.mem;
     const w = this.w;
+    const t = T1 * w;
+    const u = T2 * w;
+    m.copyWithin(t, src, src + w);
+    // Doubling: after each step t holds the shifts 0 … width−1; the last step covers the rest.
+    let width = 1;
+    for (;;) {
+      const by = width * 2 <= len ? width : len - width;
+      if (towardHigher) this.shiftLeft(u, t, by);
+      else this.shiftRight(u, t, by);
+      for (let i = 0; i < w; i++) m[t + i]! |= m[u + i]!;
+      if (width * 2 > len) return;
+      width *= 2;
+    }
+  }
+
+  /** d = starts s where cells [s, s+len) hold no EMPTY cell (of `empty`) and end within the line. */
+  private startsWithoutEmpty(d: number, empty: number, len: number, n: number): void {
     if (len > n) {
       this.clear(d);
       return;
     }
-    const t = T1 * w;
-    const u = T2 * w;
-    m.copyWithin(t, empty, empty + w);
-    let width = 1;
-    while (width * 2 <= len) {
-      this.shiftRight(u, t, width);
-      for (let i = 0; i < w; i++) m[t + i]! |= m[u + i]!;
-      width *= 2;
-    }
-    this.shiftRight(u, t, len - width);
-    for (let i = 0; i < w; i++) m[t + i]! |= m[u + i]!;
+    // A start is blocked when an EMPTY cell lies in the len cells from it.
+    this.spreadBits(empty, len, false);
     this.lowBits(d, n - len + 1);
-    for (let i = 0; i < w; i++) m[d + i] = ~m[t + i]! & m[d + i]!;
+    const m = this.mem;
+    const t = T1 * this.w;
+    for (let i = 0; i < this.w; i++) m[d + i] = ~m[t + i]! & m[d + i]!;
   }
 
   /** Ors into d the bits s … s+len−1 for every bit s of `starts`. */
   private smearInto(d: number, starts: number, len: number): void {
+    this.spreadBits(starts, len, true);
     const m = this.mem;
-    const w = this.w;
-    const t = T1 * w;
-    const u = T2 * w;
-    m.copyWithin(t, starts, starts + w);
-    let width = 1;
-    while (width * 2 <= len) {
-      this.shiftLeft(u, t, width);
-      for (let i = 0; i < w; i++) m[t + i]! |= m[u + i]!;
-      width *= 2;
-    }
-    this.shiftLeft(u, t, len - width);
-    for (let i = 0; i < w; i++) m[d + i]! |= m[t + i]! | m[u + i]!;
+    const t = T1 * this.w;
+    for (let i = 0; i < this.w; i++) m[d + i]! |= m[t + i]!;
   }
 
   /**

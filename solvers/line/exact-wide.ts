@@ -68,7 +68,8 @@ function spread(fromLo: number, fromHi: number, openLo: number, openHi: number):
   return ((sumLo & WORD) ^ openLo) | fromLo;
 }
 
-function reverse31(x: number): number {
+/** The 31 low bits of x in reverse order. */
+export function reverse31(x: number): number {
   x = ((x >>> 1) & 0x55555555) | ((x & 0x55555555) << 1);
   x = ((x >>> 2) & 0x33333333) | ((x & 0x33333333) << 2);
   x = ((x >>> 4) & 0x0f0f0f0f) | ((x & 0x0f0f0f0f) << 4);

@@ -12,9 +12,10 @@ const HASH_PRIME = 0x01000193;
  * The exact line solver as a propagator inside the CDCL search (lazy clause generation): each line
  * with a cell assigned since it was last solved is solved again on the cells the search has
  * assigned, so the search deduces at every node what line logic deduces, where unit propagation
- * on the CNF sees less. A deduced cell is explained by the line's assigned cells (the clause
- * "these cells as they are imply this one"), an impossible line by the clause that they cannot all
- * be as they are. Cell (row r, column c) is variable r·width + c + 1, as in the encodings.
+ * on the CNF sees less. A deduced cell is explained by the line's assigned cells it needs (the
+ * clause "these cells as they are imply this one", see shrink), an impossible line by the clause
+ * that they cannot all be as they are. Cell (row r, column c) is variable r·width + c + 1, as in
+ * the encodings.
  */
 export class LineTheory implements Theory {
   private readonly width: number;
