@@ -107,9 +107,14 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
   throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(typeof raw === 'string' ? clip(raw) : raw)}`);
 }
 
-/** The parameters a strategy declares, in one line: `name (allowed, default …)`. */
+/** At most this many param names are listed in a message; `nonobench strategies` describes them all. */
+const LISTED_PARAMS = 12;
+
+/** The names of the parameters a strategy declares, in one short line. */
 function paramsSummary(specs: readonly ParamSpec[]): string {
-  return specs.map((s) => `${s.name} (${allowedText(s)})`).join(', ');
+  const names = specs.slice(0, LISTED_PARAMS).map((s) => clip(s.name));
+  const more = specs.length > LISTED_PARAMS ? ` and ${specs.length - LISTED_PARAMS} more` : '';
+  return `${names.join(', ')}${more}; \`nonobench strategies\` describes them`;
 }
 
 /**

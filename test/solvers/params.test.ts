@@ -77,6 +77,19 @@ describe('declared parameters', () => {
     );
   });
 
+  it('names at most twelve params in that message, however many a strategy declares', () => {
+    const specs: ParamSpec[] = Array.from({ length: 40 }, (_, i) => ({ name: `p${i}`, type: 'boolean', default: false, meaning: 'a flag' }));
+    const message = (() => {
+      try {
+        resolveParams('many', specs, { q: 1 });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toBe('many: unknown param "q" (its params: p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 and 28 more; `nonobench strategies` describes them)');
+  });
+
   it('refuses values outside a declaration, saying what is allowed', () => {
     const spec: ParamSpec = { name: 'n', type: 'integer', min: 2, max: 5, default: 3, meaning: 'a count' };
     for (const bad of [1, 6, 2.5, '3x', '', ' ', '-3', '0x3', '1e1', true])
@@ -125,7 +138,7 @@ describe('parameters on the command line', () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     const lines = r.err.trim().split('\n');
-    expect(lines[0]).toMatch(/^nonobench: sat: unknown param "encodng" \(its params: encoding \(blocks\|automaton\), propagate/);
+    expect(lines[0]).toMatch(/^nonobench: sat: unknown param "encodng" \(its params: encoding, propagate, .*; `nonobench strategies` describes them\)$/);
     expect(lines[1]).toBe('(see nonobench solve --help)');
   });
 
