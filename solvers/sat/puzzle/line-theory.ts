@@ -1,5 +1,6 @@
 import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../../corpus/model.js';
 import { ExactLineSolver } from '../../line/exact.js';
+import { LineExplainer } from '../../line/explain.js';
 import { lineClue } from '../../line/line-solver.js';
 import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE } from '../../line/line-cache.js';
 import type { Theory, TheoryHost } from '../engine/theory.js';
@@ -12,9 +13,9 @@ const HASH_PRIME = 0x01000193;
  * The exact line solver as a propagator inside the CDCL search (lazy clause generation): each line
  * with a cell assigned since it was last solved is solved again on the cells the search has
  * assigned, so the search deduces at every node what line logic deduces, where unit propagation
- * on the CNF sees less. A deduced cell is explained by the line's assigned cells it needs (the
- * clause "these cells as they are imply this one", see shrink), an impossible line by the clause
- * that they cannot all be as they are. Cell (row r, column c) is variable r·width + c + 1, as in
+ * on the CNF sees less. Each deduced cell is explained by the line's assigned cells it needs (the
+ * clause "these cells as they are imply this one", found by LineExplainer), an impossible line by
+ * the clause that the cells it needs cannot all be as they are. Cell (row r, column c) is variable r·width + c + 1, as in
  * the encodings.
  */
 export class LineTheory implements Theory {
@@ -22,6 +23,7 @@ export class LineTheory implements Theory {
   private readonly height: number;
   private readonly clues: Int32Array[];
   private readonly solver = new ExactLineSolver();
+  private readonly explainer = new LineExplainer();
   /** The search meets the same line states again and again (after restarts and backjumps). */
   private readonly cache: ArrayLineCache;
   /** Per line (rows, then columns): 1 while it is in the queue. */
@@ -33,8 +35,7 @@ export class LineTheory implements Theory {
   private readonly before: Uint8Array;
   private readonly cellOf: Int32Array;
   private readonly clause: Int32Array;
-  /** The line as solved, and the assigned cells an explanation keeps (see shrink). */
-  private readonly result: Uint8Array;
+  /** The assigned cells an explanation keeps. */
   private readonly kept: Uint8Array;
   /**
    * Per line: a hash of the last state its solve left (with its deductions), a fixpoint of the line
@@ -42,7 +43,7 @@ export class LineTheory implements Theory {
    * the clauses do not need.
    */
   private readonly fixpoint: Int32Array;
-  /** Line-solver calls (cache hits excluded), those of shrink included. */
+  /** Line-solver calls (cache hits excluded). */
   solves = 0;
 
   constructor(puzzle: Puzzle) {
@@ -62,7 +63,6 @@ export class LineTheory implements Theory {
     this.before = new Uint8Array(longest);
     this.cellOf = new Int32Array(longest);
     this.clause = new Int32Array(longest + 1);
-    this.result = new Uint8Array(longest);
     this.kept = new Uint8Array(longest);
   }
 
@@ -122,27 +122,32 @@ export class LineTheory implements Theory {
       }
       this.fixpoint[index] = after;
       if (deduced === 0) return true;
-      this.result.set(line.subarray(0, n));
     }
-    this.shrink(clue, n, feasible);
-    // The explanation: the assigned cells that shrink kept, each as its false literal.
-    const kept = this.kept;
-    let size = 1;
-    for (let i = 0; i < n; i++) if (kept[i] !== UNKNOWN) clause[size++] = kept[i] === FILLED ? -(cellOf[i]! + 1) : cellOf[i]! + 1;
+    const { explainer, kept } = this;
+    explainer.prepare(clue, before, n);
     if (!feasible) {
-      // No placement fits: the kept cells cannot all be as they are.
-      clause[0] = clause[size - 1]!;
-      return host.explain(clause, size - 1);
+      explainer.explainConflict(kept);
+      return host.explain(clause, this.keptClause(n, 0));
     }
-    const result = this.result;
+    const result = line; // as solved
     for (let i = 0; i < n; i++) {
       if (before[i] !== UNKNOWN || result[i] === UNKNOWN) continue;
       const v = cellOf[i]! + 1;
-      clause[0] = result[i] === FILLED ? v : -v;
       if (host.value(v) !== 0) continue; // deduced meanwhile by a crossing line's explanation
+      explainer.explainCell(i, result[i]!, kept);
+      const size = this.keptClause(n, 1);
+      clause[0] = result[i] === FILLED ? v : -v;
       if (!host.explain(clause, size)) return false;
     }
     return true;
+  }
+
+  /** Writes the cells in `kept`, each as its false literal, into `clause` from `from`; returns the clause's size. */
+  private keptClause(n: number, from: number): number {
+    const { kept, cellOf, clause } = this;
+    let size = from;
+    for (let i = 0; i < n; i++) if (kept[i] !== UNKNOWN) clause[size++] = kept[i] === FILLED ? -(cellOf[i]! + 1) : cellOf[i]! + 1;
+    return size;
   }
 
   /**
@@ -162,31 +167,5 @@ export class LineTheory implements Theory {
     const feasible = this.solver.solve(clue, line, n);
     this.cache.store(index, feasible ? line : null, n);
     return feasible;
-  }
-
-  /**
-   * Leaves in `kept` a subset of the assigned cells (`before`) from which the line solver still
-   * deduces every cell of `result` (or still finds the line impossible): each assigned cell is
-   * dropped in turn when the rest still suffice. Shorter explanations make shorter learnt clauses.
-   */
-  private shrink(clue: Int32Array, n: number, feasible: boolean): void {
-    const { kept, before } = this;
-    kept.set(before.subarray(0, n));
-    for (let i = 0; i < n; i++) {
-      if (before[i] === UNKNOWN) continue;
-      kept[i] = UNKNOWN;
-      if (!this.suffices(clue, n, feasible)) kept[i] = before[i]!;
-    }
-  }
-
-  /** Whether the cells in `kept` alone still give the line solver's outcome on `before`. */
-  private suffices(clue: Int32Array, n: number, feasible: boolean): boolean {
-    const { kept, line, before, result } = this;
-    line.set(kept.subarray(0, n));
-    this.solves++;
-    if (this.solver.solve(clue, line, n) !== feasible) return false;
-    if (!feasible) return true;
-    for (let i = 0; i < n; i++) if (before[i] === UNKNOWN && result[i] !== UNKNOWN && line[i] !== result[i]) return false;
-    return true;
   }
 }
