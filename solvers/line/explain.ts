@@ -14,11 +14,14 @@ import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
  * solver decides too.
  *
  * To explain it, every such edge is cut on one side: its source unreachable from the start, or its
- * target unable to finish. Walking outwards from the cell, a state stays unreachable through the
- * next cell either because that cell's assigned value blocks the edges into it from reachable
- * states (the cell joins the explanation) or because its predecessors stay unreachable too.
- * A cell joins only when some edge from a reachable state must be blocked, so the explanation
- * keeps only cells the walk cannot do without, near the cell when it can.
+ * target unable to finish, preferring a side the line's length alone cuts. Walking outwards from
+ * the cell, a state stays unreachable through the next cell either because that cell's assigned
+ * value blocks the edges into it from reachable states (the cell joins the explanation) or
+ * because its predecessors stay unreachable too. A cell joins only when some edge from a
+ * reachable state must be blocked. The result is short but not always minimal: which side cuts an
+ * edge dead at both ends is chosen edge by edge, not for the shortest whole.
+ *
+ * Clues are lists of positive block lengths (lineClue).
  */
 export class LineExplainer {
   /** Pattern symbol s (1 filled, 0 empty) and whether state s loops on an empty cell. */
@@ -115,17 +118,24 @@ export class LineExplainer {
     there.fill(0, 0, stride);
     let left = false;
     let right = false;
-    // Cut each edge reading `other` at p, from source q to target t: on the left when the start cannot reach q.
+    // Cut each edge reading `other` at p, from source q to target t: on the left when the start
+    // cannot reach q, unless the cells after p are too few to finish from t whatever they hold,
+    // which makes the right side free (as q > p makes the left side free).
     for (let q = 0; q < stride; q++) {
       for (let e = 0; e < 2; e++) {
         if (e === 0 ? !(q < m && symbol[q] === other) : !(loops[q] === 1 && other === 0)) continue;
         const t = e === 0 ? q + 1 : q;
-        if (forward[p * stride + q] === 0) {
+        const leftDead = forward[p * stride + q] === 0;
+        const rightDead = backward[(p + 1) * stride + t] === 0;
+        if (leftDead && (q > p || m - t <= n - p - 1)) {
           here[q] = 1;
           left = true;
-        } else if (backward[(p + 1) * stride + t] === 0) {
+        } else if (rightDead) {
           there[t] = 1;
           right = true;
+        } else if (leftDead) {
+          here[q] = 1;
+          left = true;
         } else return this.keepAll(kept);
       }
     }

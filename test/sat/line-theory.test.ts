@@ -63,6 +63,8 @@ describe('the line propagator inside the CDCL search', () => {
             quiet = false;
             explained++;
             const clause = Array.from(lits.subarray(0, size));
+            // The contract the engine trusts: every literal but the first is false.
+            for (const l of clause.slice(1)) expect(host.value(Math.abs(l)) * Math.sign(l)).toBe(-1);
             const cells = clause.map((l) => Math.abs(l) - 1);
             const rows = new Set(cells.map((c) => Math.floor(c / puzzle.width)));
             const columns = new Set(cells.map((c) => c % puzzle.width));
@@ -101,5 +103,48 @@ describe('the line propagator inside the CDCL search', () => {
     );
     expect(explained).toBeGreaterThan(10);
     expect(decisions).toBeGreaterThan(50);
+  });
+
+  it('reports a line its assigned cells rule out with a conflict clause of those it needs, all false', () => {
+    fc.assert(
+      fc.property(smallPuzzle, fc.nat(), (puzzle, seed) => {
+        // Assign random cells of one line, one by one, until the line solver finds it impossible.
+        const rng = createRng(seed);
+        const index = rng.nextBelow(puzzle.width + puzzle.height);
+        const cells = lineCells(puzzle, index);
+        const clue = lineClue(index < puzzle.height ? puzzle.rows[index]! : puzzle.columns[index - puzzle.height]!);
+        const values = new Map<number, number>();
+        const line = new Uint8Array(cells.length);
+        const solver = new ExactLineSolver();
+        for (const i of Array.from(cells.keys()).sort(() => (rng.chance(probabilityThreshold(0.5)) ? 1 : -1))) {
+          line[i] = rng.chance(probabilityThreshold(0.5)) ? FILLED : EMPTY;
+          values.set(cells[i]! + 1, line[i] === FILLED ? 1 : -1);
+          if (!solver.solve(clue, line.slice(), line.length)) break;
+        }
+        // A full line is left to the CNF's unit propagation.
+        fc.pre(!solver.solve(clue, line.slice(), line.length) && values.size < cells.length);
+        const theory = new LineTheory(puzzle);
+        for (const v of values.keys()) theory.assigned(v);
+        let conflict: number[] | undefined;
+        const host: TheoryHost = {
+          value: (v) => values.get(v) ?? 0,
+          explain: (lits, size) => {
+            const clause = Array.from(lits.subarray(0, size));
+            if (clause.every((l) => (values.get(Math.abs(l)) ?? 0) * Math.sign(l) === -1)) {
+              conflict = clause;
+              return false;
+            }
+            return true; // a deduction of a crossing line, taken as given
+          },
+        };
+        expect(theory.propagate(host)).toBe(false);
+        // The conflict may come from a crossing line that one of these cells rules out.
+        const owners = Array.from({ length: puzzle.width + puzzle.height }, (_, k) => k).filter((k) =>
+          conflict!.every((l) => lineCells(puzzle, k).includes(Math.abs(l) - 1)),
+        );
+        expect(owners.some((k) => impliedByLine(puzzle, k, conflict!))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
+import { createRng, probabilityThreshold } from '../../corpus/random.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { LineExplainer } from '../../solvers/line/explain.js';
 
@@ -33,10 +34,11 @@ const lineCase = fc
     return { n, clue: Int32Array.from(clue), cells };
   });
 
+const solver = new ExactLineSolver();
+
 describe('line explanations from the line automaton', () => {
   it('explains every cell the exact line solver deduces, and every impossible line, by assigned cells that alone suffice', () => {
     const explainer = new LineExplainer();
-    const solver = new ExactLineSolver();
     let deduced = 0;
     let impossible = 0;
     let shorter = 0;
@@ -87,5 +89,75 @@ describe('line explanations from the line automaton', () => {
     expect(deduced).toBeGreaterThan(1000);
     expect(impossible).toBeGreaterThan(50);
     expect(shorter).toBeGreaterThan(500);
+  });
+
+  it('explains a cell that the clue and the line length alone force by no cell at all', () => {
+    const explainer = new LineExplainer();
+    const kept = new Uint8Array(2);
+    // Clue 2 in two cells, the first assigned: the second is filled whatever the first holds.
+    explainer.prepare(Int32Array.of(2), Uint8Array.of(FILLED, UNKNOWN), 2);
+    expect(explainer.explainCell(1, FILLED, kept)).toBe(true);
+    expect(Array.from(kept)).toEqual([UNKNOWN, UNKNOWN]);
+    fc.assert(
+      fc.property(lineCase, ({ n, clue }) => {
+        const open = new Uint8Array(n);
+        const solved = open.slice();
+        fc.pre(solver.solve(clue, solved, n));
+        explainer.prepare(clue, open, n);
+        const none = new Uint8Array(n);
+        for (let p = 0; p < n; p++) {
+          if (solved[p] === UNKNOWN) continue;
+          expect(explainer.explainCell(p, solved[p]!, none)).toBe(true);
+          expect(none.every((c) => c === UNKNOWN)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('keeps explanations close to the shortest a cell-by-cell search finds', () => {
+    // Greedy shortening: drop each assigned cell in turn while the rest still force the cell.
+    const greedySize = (clue: Int32Array, cells: Uint8Array, n: number, p: number, value: number): number => {
+      const kept = cells.slice();
+      for (let i = 0; i < n; i++) {
+        if (kept[i] === UNKNOWN) continue;
+        kept[i] = UNKNOWN;
+        const trial = kept.slice();
+        if (!solver.solve(clue, trial, n) || trial[p] !== value) kept[i] = cells[i]!;
+      }
+      return kept.reduce((k, c) => k + (c !== UNKNOWN ? 1 : 0), 0);
+    };
+    // A fixed sample of lines of 5–40 cells (a ratio over a sample, so not left to chance).
+    const rng = createRng(2024);
+    const explainer = new LineExplainer();
+    let walked = 0;
+    let greedy = 0;
+    for (let run = 0; run < 1500; run++) {
+      const n = 5 + rng.nextBelow(36);
+      const filled = probabilityThreshold(0.3 + rng.nextBelow(5) / 10);
+      const known = probabilityThreshold(0.2 + rng.nextBelow(6) / 10);
+      const picture = Array.from({ length: n }, () => (rng.chance(filled) ? FILLED : EMPTY));
+      const clue = Int32Array.from(
+        picture
+          .map((c) => (c === FILLED ? '1' : '0'))
+          .join('')
+          .split('0')
+          .filter((run) => run.length > 0)
+          .map((run) => run.length),
+      );
+      const cells = Uint8Array.from(picture, (c) => (rng.chance(known) ? c : UNKNOWN));
+      const solved = cells.slice();
+      solver.solve(clue, solved, n);
+      explainer.prepare(clue, cells, n);
+      const kept = new Uint8Array(n);
+      for (let p = 0; p < n; p++) {
+        if (cells[p] !== UNKNOWN || solved[p] === UNKNOWN) continue;
+        explainer.explainCell(p, solved[p]!, kept);
+        walked += kept.reduce((k, c) => k + (c !== UNKNOWN ? 1 : 0), 0);
+        greedy += greedySize(clue, cells, n, p, solved[p]!);
+      }
+    }
+    expect(greedy).toBeGreaterThan(2000);
+    // About 1.17 here; cutting every edge dead at both ends on its left side makes it more.
+    expect(walked / greedy).toBeLessThan(1.3);
   });
 });

@@ -134,7 +134,7 @@ export class LineTheory implements Theory {
       if (before[i] !== UNKNOWN || result[i] === UNKNOWN) continue;
       const v = cellOf[i]! + 1;
       if (host.value(v) !== 0) continue; // deduced meanwhile by a crossing line's explanation
-      explainer.explainCell(i, result[i]!, kept);
+      explainer.explainCell(i, result[i]!, kept); // were it to fail, `kept` would hold every assigned cell: still an explanation
       const size = this.keptClause(n, 1);
       clause[0] = result[i] === FILLED ? v : -v;
       if (!host.explain(clause, size)) return false;
