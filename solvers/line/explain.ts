@@ -139,8 +139,8 @@ export class LineExplainer {
         } else return this.keepAll(kept);
       }
     }
-    if (left) this.walkLeft(p, here, kept);
-    if (right) this.walkRight(p + 1, there, kept);
+    if (left) this.walk(p, -1, here, kept);
+    if (right) this.walk(p + 1, 1, there, kept);
     return true;
   }
 
@@ -151,34 +151,38 @@ export class LineExplainer {
     if (this.feasible()) return this.keepAll(kept);
     here.fill(0, 0, stride);
     here[stride - 1] = 1;
-    this.walkLeft(n, here, kept);
+    this.walk(n, -1, here, kept);
     return true;
   }
 
   /**
-   * Keeps the states marked in `cut` unreachable from the start at layer i, walking left to the
-   * line's start: at each cell, either its value blocks every edge from a reachable state into a cut
-   * state (and the cell is kept), or the predecessors join the cut.
+   * Keeps the states marked in `cut` cut off at layer i, walking to the line's start (step −1:
+   * unreachable from the start, by `forward`) or to its end (step +1: unable to finish, by
+   * `backward`). At each cell, either its value blocks every edge between a cut state and a live
+   * neighbour (and the cell is kept), or the neighbours through the edges it leaves join the cut.
    */
-  private walkLeft(i: number, cut: Uint8Array, kept: Uint8Array): void {
-    const { stride, symbol, loops, forward, cells } = this;
+  private walk(i: number, step: number, cut: Uint8Array, kept: Uint8Array): void {
+    const { stride, n, symbol, loops, cells } = this;
+    const live = step < 0 ? this.forward : this.backward;
     const m = stride - 1;
     const next = this.scratch;
     next.fill(0, 0, stride);
     let lo = 0;
     let hi = m;
-    while (i > 0) {
-      const cell = cells[i - 1]!;
-      const from = (i - 1) * stride;
-      // Is some edge into the cut from a reachable state (necessarily one the cell's value blocks)?
+    while (step < 0 ? i > 0 : i < n) {
+      const at = step < 0 ? i - 1 : i; // the cell crossed
+      const cell = cells[at]!;
+      const layer = (i + step) * stride;
+      // Is some edge between the cut and a live state (necessarily one the cell's value blocks)?
       let needed = false;
       for (let q = lo; q <= hi && !needed; q++) {
         if (cut[q] === 0) continue;
-        if (q > 0 && forward[from + q - 1] === 1) needed = true;
-        else if (loops[q] === 1 && forward[from + q] === 1) needed = true;
+        const r = q + step;
+        if (r >= 0 && r <= m && live[layer + r] === 1) needed = true;
+        else if (loops[q] === 1 && live[layer + q] === 1) needed = true;
       }
-      if (needed) kept[i - 1] = cell;
-      // The predecessors through edges the kept cell does not block must stay cut.
+      if (needed) kept[at] = cell;
+      // The neighbours through edges the kept cell does not block must stay cut.
       const blocksFilled = needed && cell === EMPTY;
       const blocksEmpty = needed && cell === FILLED;
       let newLo = stride;
@@ -186,10 +190,11 @@ export class LineExplainer {
       for (let q = lo; q <= hi; q++) {
         if (cut[q] === 0) continue;
         cut[q] = 0;
-        if (q > 0 && !(symbol[q - 1] === 1 ? blocksFilled : blocksEmpty)) {
-          next[q - 1] = 1;
-          if (q - 1 < newLo) newLo = q - 1;
-          if (q - 1 > newHi) newHi = q - 1;
+        const r = q + step;
+        if (r >= 0 && r <= m && !(symbol[step < 0 ? r : q] === 1 ? blocksFilled : blocksEmpty)) {
+          next[r] = 1;
+          if (r < newLo) newLo = r;
+          if (r > newHi) newHi = r;
         }
         if (loops[q] === 1 && !blocksEmpty) {
           next[q] = 1;
@@ -198,61 +203,14 @@ export class LineExplainer {
         }
       }
       if (newHi < 0) return;
-      // The cut of the layer before.
+      // The cut of the next layer.
       for (let q = newLo; q <= newHi; q++) {
         cut[q] = next[q]!;
         next[q] = 0;
       }
       lo = newLo;
       hi = newHi;
-      i--;
-    }
-  }
-
-  /** As walkLeft, mirrored: keeps the states in `cut` unable to finish from layer i, walking right. */
-  private walkRight(i: number, cut: Uint8Array, kept: Uint8Array): void {
-    const { stride, n, symbol, loops, backward, cells } = this;
-    const m = stride - 1;
-    const next = this.scratch;
-    next.fill(0, 0, stride);
-    let lo = 0;
-    let hi = m;
-    while (i < n) {
-      const cell = cells[i]!;
-      const to = (i + 1) * stride;
-      let needed = false;
-      for (let q = lo; q <= hi && !needed; q++) {
-        if (cut[q] === 0) continue;
-        if (q < m && backward[to + q + 1] === 1) needed = true;
-        else if (loops[q] === 1 && backward[to + q] === 1) needed = true;
-      }
-      if (needed) kept[i] = cell;
-      const blocksFilled = needed && cell === EMPTY;
-      const blocksEmpty = needed && cell === FILLED;
-      let newLo = stride;
-      let newHi = -1;
-      for (let q = lo; q <= hi; q++) {
-        if (cut[q] === 0) continue;
-        cut[q] = 0;
-        if (q < m && !(symbol[q] === 1 ? blocksFilled : blocksEmpty)) {
-          next[q + 1] = 1;
-          if (q + 1 < newLo) newLo = q + 1;
-          if (q + 1 > newHi) newHi = q + 1;
-        }
-        if (loops[q] === 1 && !blocksEmpty) {
-          next[q] = 1;
-          if (q < newLo) newLo = q;
-          if (q > newHi) newHi = q;
-        }
-      }
-      if (newHi < 0) return;
-      for (let q = newLo; q <= newHi; q++) {
-        cut[q] = next[q]!;
-        next[q] = 0;
-      }
-      lo = newLo;
-      hi = newHi;
-      i++;
+      i += step;
     }
   }
 

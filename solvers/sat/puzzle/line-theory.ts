@@ -15,8 +15,8 @@ const HASH_PRIME = 0x01000193;
  * assigned, so the search deduces at every node what line logic deduces, where unit propagation
  * on the CNF sees less. Each deduced cell is explained by the line's assigned cells it needs (the
  * clause "these cells as they are imply this one", found by LineExplainer), an impossible line by
- * the clause that the cells it needs cannot all be as they are. Cell (row r, column c) is variable r·width + c + 1, as in
- * the encodings.
+ * the clause that the cells it needs cannot all be as they are. Cell (row r, column c) is
+ * variable r·width + c + 1, as in the encodings.
  */
 export class LineTheory implements Theory {
   private readonly width: number;
@@ -129,14 +129,14 @@ export class LineTheory implements Theory {
       explainer.explainConflict(kept);
       return host.explain(clause, this.keptClause(n, 0));
     }
-    const result = line; // as solved
     for (let i = 0; i < n; i++) {
-      if (before[i] !== UNKNOWN || result[i] === UNKNOWN) continue;
+      if (before[i] !== UNKNOWN || line[i] === UNKNOWN) continue; // `line` as solved
       const v = cellOf[i]! + 1;
       if (host.value(v) !== 0) continue; // deduced meanwhile by a crossing line's explanation
-      explainer.explainCell(i, result[i]!, kept); // were it to fail, `kept` would hold every assigned cell: still an explanation
+      // Were it to fail, `kept` would hold every assigned cell: still an explanation.
+      explainer.explainCell(i, line[i]!, kept);
       const size = this.keptClause(n, 1);
-      clause[0] = result[i] === FILLED ? v : -v;
+      clause[0] = line[i] === FILLED ? v : -v;
       if (!host.explain(clause, size)) return false;
     }
     return true;
