@@ -36,19 +36,40 @@ function impliedByLine(p: Puzzle, index: number, clause: number[]): boolean {
   return place(0, 0, new Array<boolean>(n).fill(false));
 }
 
-const smallPuzzle = fc.record({ w: fc.integer({ min: 6, max: 15 }), h: fc.integer({ min: 6, max: 15 }), seed: fc.nat() }).map(({ w, h, seed }) => {
-  const rng = createRng(seed);
-  const threshold = probabilityThreshold(0.55);
-  const clues = cluesOf(Uint8Array.from({ length: w * h }, () => (rng.chance(threshold) ? FILLED : EMPTY)), w, h);
-  return makePuzzle(clues.rows, clues.columns);
-});
+/** The table form of the line solver, independent of the bit-parallel forms the propagator uses. */
+const tableSolver = new ExactLineSolver({ bitParallel: false });
+
+/**
+ * The same question for long lines, where placements are too many to list: the clause holds on
+ * every placement exactly when the line with all its literals false has none.
+ */
+function impliedByLongLine(p: Puzzle, index: number, clause: number[]): boolean {
+  const cells = lineCells(p, index);
+  const line = new Uint8Array(cells.length);
+  for (const l of clause) line[cells.indexOf(Math.abs(l) - 1)] = l > 0 ? EMPTY : FILLED;
+  return !tableSolver.solve(lineClue(index < p.height ? p.rows[index]! : p.columns[index - p.height]!), line, line.length);
+}
+
+const randomPuzzle = (widths: fc.Arbitrary<number>, heights: fc.Arbitrary<number>) =>
+  fc.record({ w: widths, h: heights, seed: fc.nat() }).map(({ w, h, seed }) => {
+    const rng = createRng(seed);
+    const threshold = probabilityThreshold(0.55);
+    const clues = cluesOf(Uint8Array.from({ length: w * h }, () => (rng.chance(threshold) ? FILLED : EMPTY)), w, h);
+    return makePuzzle(clues.rows, clues.columns);
+  });
+
+const smallPuzzle = randomPuzzle(fc.integer({ min: 6, max: 15 }), fc.integer({ min: 6, max: 15 }));
+/** Rows of one mask word, of two (31 to 61 cells), and longer than masks hold. */
+const widePuzzle = randomPuzzle(fc.oneof(fc.integer({ min: 20, max: 30 }), fc.integer({ min: 31, max: 61 }), fc.integer({ min: 62, max: 80 })), fc.integer({ min: 8, max: 14 }));
 
 describe('the line propagator inside the CDCL search', () => {
-  it('explains with clauses its line implies, and leaves every line at the line solver’s fixpoint before each decision', () => {
+  /** Checks the property on `numRuns` puzzles; returns the lengths of the lines whose explanations it checked. */
+  const explainsAndReachesFixpoints = (puzzles: fc.Arbitrary<Puzzle>, implied: typeof impliedByLine, numRuns: number): Set<number> => {
+    const explainedLengths = new Set<number>();
     let explained = 0;
     let decisions = 0;
     fc.assert(
-      fc.property(smallPuzzle, (puzzle) => {
+      fc.property(puzzles, (puzzle) => {
         const cnf = encodeNonogramFlat(puzzle, {})!;
         const engine = new SatSolver(cnf.numVars);
         for (let i = 0; i < cnf.clauses.count; i++) engine.addClauseSlice(cnf.clauses.lits, cnf.clauses.start(i), cnf.clauses.ends[i]!);
@@ -69,7 +90,9 @@ describe('the line propagator inside the CDCL search', () => {
             const rows = new Set(cells.map((c) => Math.floor(c / puzzle.width)));
             const columns = new Set(cells.map((c) => c % puzzle.width));
             const owners = [...(rows.size === 1 ? [[...rows][0]!] : []), ...(columns.size === 1 ? [puzzle.height + [...columns][0]!] : [])];
-            expect(owners.some((index) => impliedByLine(puzzle, index, clause))).toBe(true);
+            const owner = owners.find((index) => implied(puzzle, index, clause));
+            expect(owner).toBeDefined();
+            explainedLengths.add(lineCells(puzzle, owner!).length);
             return host.explain(lits, size);
           },
         });
@@ -99,10 +122,21 @@ describe('the line propagator inside the CDCL search', () => {
           if (!engine.addClause(Array.from({ length: cells }, (_, i) => (engine.value(i + 1) ? -(i + 1) : i + 1)))) break;
         }
       }),
-      { numRuns: 200 },
+      { numRuns },
     );
     expect(explained).toBeGreaterThan(10);
     expect(decisions).toBeGreaterThan(50);
+    return explainedLengths;
+  };
+
+  it('explains with clauses its line implies, and leaves every line at the line solver’s fixpoint before each decision', () => {
+    explainsAndReachesFixpoints(smallPuzzle, impliedByLine, 200);
+  });
+
+  it('does so on rows of one and two mask words and on rows longer than masks hold', () => {
+    const lengths = [...explainsAndReachesFixpoints(widePuzzle, impliedByLongLine, 80)];
+    expect(lengths.some((n) => n > 30 && n <= ExactLineSolver.MASK_MAX)).toBe(true);
+    expect(lengths.some((n) => n > ExactLineSolver.MASK_MAX)).toBe(true);
   });
 
   it('reports a line its assigned cells rule out with a conflict clause of those it needs, all false', () => {

@@ -38,10 +38,11 @@ export class LineTheory implements Theory {
   /** The assigned cells an explanation keeps. */
   private readonly kept: Uint8Array;
   /**
-   * Per line: a hash of the last state its solve left (with its deductions), a fixpoint of the line
-   * solver. A line found in that state again is skipped; a collision only skips a deduction, which
-   * the clauses do not need.
+   * Per line: the last state its solve left (with its deductions), a fixpoint of the line solver,
+   * where a line found again is skipped. Lines that masks hold keep it as their four masks; longer
+   * ones as a hash, where a collision only skips a deduction, which the clauses do not need.
    */
+  private readonly fixpointMasks: Int32Array;
   private readonly fixpoint: Int32Array;
   /** Line-solver calls (cache hits excluded). */
   solves = 0;
@@ -54,6 +55,7 @@ export class LineTheory implements Theory {
     const lines = width + height;
     this.cache = new ArrayLineCache(lines);
     this.fixpoint = new Int32Array(lines);
+    this.fixpointMasks = new Int32Array(4 * lines).fill(-1); // no line's masks: bit 31 is never set
     this.dirty = new Uint8Array(lines).fill(1);
     this.queue = new Int32Array(lines);
     for (let i = 0; i < lines; i++) this.queue[i] = i;
@@ -92,17 +94,73 @@ export class LineTheory implements Theory {
 
   /** Solves one line on its assigned cells and explains what follows; false on a conflict. */
   private solveLine(index: number, host: TheoryHost): boolean {
-    const { width, height, line, before, cellOf, clause } = this;
-    const isRow = index < height;
-    const n = isRow ? width : height;
-    const first = isRow ? index * width : index - height;
-    const step = isRow ? 1 : width;
+    const isRow = index < this.height;
+    const n = isRow ? this.width : this.height;
+    const first = isRow ? index * this.width : index - this.height;
+    const step = isRow ? 1 : this.width;
+    return n <= ExactLineSolver.MASK_MAX ? this.solveMaskLine(index, host, n, first, step) : this.solveArrayLine(index, host, n, first, step);
+  }
+
+  /**
+   * A line of up to MASK_MAX cells, read straight into bit masks: most solves deduce nothing, and
+   * then the line is never copied cell by cell. Its last fixpoint is kept as masks too (exact).
+   */
+  private solveMaskLine(index: number, host: TheoryHost, n: number, first: number, step: number): boolean {
+    const { fixpointMasks } = this;
+    let filledLo = 0;
+    let emptyLo = 0;
+    let filledHi = 0;
+    let emptyHi = 0;
+    const low = n < 31 ? n : 31;
+    for (let i = 0; i < low; i++) {
+      const value = host.value(first + i * step + 1);
+      if (value === 1) filledLo |= 1 << i;
+      else if (value === -1) emptyLo |= 1 << i;
+    }
+    for (let i = 31; i < n; i++) {
+      const value = host.value(first + i * step + 1);
+      if (value === 1) filledHi |= 1 << (i - 31);
+      else if (value === -1) emptyHi |= 1 << (i - 31);
+    }
+    const at = 4 * index;
+    // Most often the line is as its last solve left it (its own deductions marked it again).
+    if (filledLo === fixpointMasks[at] && filledHi === fixpointMasks[at + 1] && emptyLo === fixpointMasks[at + 2] && emptyHi === fixpointMasks[at + 3]) return true;
+    const lowAll = low === 31 ? 0x7fffffff : (1 << low) - 1;
+    const highAll = n > 31 ? (1 << (n - 31)) - 1 : 0;
+    // Unit propagation on the CNF already checks a full line.
+    if ((filledLo | emptyLo) === lowAll && (filledHi | emptyHi) === highAll) return true;
+    this.solves++;
+    const { solver } = this;
+    const feasible = solver.solveLineMasks(this.clues[index]!, n, filledLo, filledHi, emptyLo, emptyHi);
+    if (feasible) {
+      const out = solver.masks;
+      fixpointMasks[at] = out.filledLo;
+      fixpointMasks[at + 1] = out.filledHi;
+      fixpointMasks[at + 2] = out.emptyLo;
+      fixpointMasks[at + 3] = out.emptyHi;
+      if (out.filledLo === filledLo && out.filledHi === filledHi && out.emptyLo === emptyLo && out.emptyHi === emptyHi) return true;
+      this.unmask(this.line, n, out.filledLo, out.filledHi, out.emptyLo, out.emptyHi);
+    }
+    this.unmask(this.before, n, filledLo, filledHi, emptyLo, emptyHi);
+    return this.explainLine(index, host, n, first, step, feasible);
+  }
+
+  /** Writes a line given as masks into `line` as cell codes. */
+  private unmask(line: Uint8Array, n: number, filledLo: number, filledHi: number, emptyLo: number, emptyHi: number): void {
+    for (let i = 0; i < n; i++) {
+      const filled = i < 31 ? (filledLo >>> i) & 1 : (filledHi >>> (i - 31)) & 1;
+      const empty = i < 31 ? (emptyLo >>> i) & 1 : (emptyHi >>> (i - 31)) & 1;
+      line[i] = filled === 1 ? FILLED : empty === 1 ? EMPTY : UNKNOWN;
+    }
+  }
+
+  /** A line longer than masks hold: copied cell by cell, its last fixpoint kept as a hash. */
+  private solveArrayLine(index: number, host: TheoryHost, n: number, first: number, step: number): boolean {
+    const { line, before } = this;
     let known = 0;
     let state = HASH_SEED;
     for (let i = 0; i < n; i++) {
-      const cell = first + i * step;
-      cellOf[i] = cell;
-      const value = host.value(cell + 1);
+      const value = host.value(first + i * step + 1);
       const code = value === 1 ? FILLED : value === -1 ? EMPTY : UNKNOWN;
       line[i] = before[i] = code;
       if (code !== UNKNOWN) known++;
@@ -111,8 +169,7 @@ export class LineTheory implements Theory {
     if (known === n) return true; // unit propagation on the CNF already checks a full line
     // Most often the line is as its last solve left it (its own deductions marked it again).
     if (state === this.fixpoint[index]) return true;
-    const clue = this.clues[index]!;
-    const feasible = this.solveCached(index, clue, n);
+    const feasible = this.solveCached(index, this.clues[index]!, n);
     if (feasible) {
       let deduced = 0;
       let after = HASH_SEED;
@@ -123,8 +180,17 @@ export class LineTheory implements Theory {
       this.fixpoint[index] = after;
       if (deduced === 0) return true;
     }
-    const { explainer, kept } = this;
-    explainer.prepare(clue, before, n);
+    return this.explainLine(index, host, n, first, step, feasible);
+  }
+
+  /**
+   * Explains a solve that deduced cells (`before` as the search has the line, `line` as solved) or
+   * found the line impossible; false on a conflict.
+   */
+  private explainLine(index: number, host: TheoryHost, n: number, first: number, step: number, feasible: boolean): boolean {
+    const { explainer, kept, line, before, cellOf, clause } = this;
+    for (let i = 0; i < n; i++) cellOf[i] = first + i * step;
+    explainer.prepare(this.clues[index]!, before, n);
     if (!feasible) {
       explainer.explainConflict(kept);
       return host.explain(clause, this.keptClause(n, 0));
