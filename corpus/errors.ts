@@ -14,7 +14,12 @@ export class InputError extends Error {
     detail: string,
   ) {
     const oneLine = oneLineText(detail);
+    // No stack trace: it would only show the reader's code, and a file of a million bad puzzles makes
+    // a million of these, where capturing stacks costs most of the time and memory.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${oneLineText(file)}:${line}: ${oneLine}`);
+    Error.stackTraceLimit = limit;
     this.detail = oneLine;
   }
 }
@@ -49,7 +54,10 @@ export function clip(text: string): string {
 export class InputErrors extends Error {
   override readonly name = 'InputErrors';
   constructor(readonly problems: InputError[]) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0; // as InputError
     super(problems.map((p) => p.message).join('\n'));
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -27,27 +27,51 @@ interface Section {
   /** 1-based line of the `$` marker. */
   line: number;
   lines: { text: string; line: number }[];
-  /** Line of the first section with the same label, when this one repeats it. */
-  duplicateOf?: number;
 }
 
-/** Cuts a tournament-format text at its `$` markers; text before the first marker is an error. */
-function sections(text: string, file: string): Section[] {
+/** The sections after the first that repeat a label: their content is never read. */
+interface Repeats {
+  label: string;
+  /** Line of the first section with the label. */
+  first: number;
+  /** Lines of the first and the last repeat, and how many there are. */
+  at: number;
+  last: number;
+  count: number;
+}
+
+/**
+ * Cuts a tournament-format text at its `$` markers; text before the first marker is an error. A
+ * label's repeats are counted, not kept: a file of millions of them must stay small in memory.
+ */
+function sections(text: string, file: string): { found: Section[]; repeated: Repeats[] } {
   const found: Section[] = [];
   const first = new Map<string, number>();
+  const repeats = new Map<string, Repeats>();
+  let current: Section | null = null;
   splitLines(text).forEach((raw, i) => {
     const m = MARKER.exec(raw.trim());
     if (m) {
-      const sec: Section = { label: m[1]!, line: i + 1, lines: [] };
-      const before = first.get(sec.label);
-      if (before === undefined) first.set(sec.label, sec.line);
-      else sec.duplicateOf = before;
-      found.push(sec);
-    } else if (found.length) found[found.length - 1]!.lines.push({ text: raw, line: i + 1 });
-    else if (raw.trim() !== '') throw new InputError(file, i + 1, 'expected a "$N" line to start a puzzle');
+      const label = m[1]!;
+      const line = i + 1;
+      const before = first.get(label);
+      if (before === undefined) {
+        first.set(label, line);
+        current = { label, line, lines: [] };
+        found.push(current);
+        return;
+      }
+      current = null;
+      const known = repeats.get(label);
+      if (known) {
+        known.count++;
+        known.last = line;
+      } else repeats.set(label, { label, first: before, at: line, last: line, count: 1 });
+    } else if (current) current.lines.push({ text: raw, line: i + 1 });
+    else if (found.length === 0 && raw.trim() !== '') throw new InputError(file, i + 1, 'expected a "$N" line to start a puzzle');
   });
   if (found.length === 0) throw new InputError(file, 0, 'no puzzle found (no "$N" line)');
-  return found;
+  return { found, repeated: [...repeats.values()] };
 }
 
 /** True when a text looks like the tournament format: its first non-blank line is a `$` marker. */
@@ -56,18 +80,12 @@ export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(
 /** Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N. */
 export function readTournament(text: string, file: string, solutions?: { text: string; file: string }): RawPuzzle[] {
   const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file) : NO_SOLUTIONS;
-  const secs = sections(text, file);
-  return secs.map((sec) => {
+  const { found, repeated } = sections(text, file);
+  const puzzles = found.map((sec) => {
     const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`);
     raw.implicitSize = true;
     raw.meta.catalogue = `${basename(file)} $${sec.label}`;
-    if (sec.duplicateOf !== undefined) {
-      // Which of the two a solution or a result belongs to is unknown: report the repeat, not its clues.
-      raw.problems.push(duplicate(file, sec));
-      raw.fatal = true;
-      return raw;
-    }
-    // Labels are unique past the check above, so each problem of the solutions file is reported once.
+    // Labels are unique here, so each problem of the solutions file is reported once.
     appendAll(raw.problems, problems.get(sec.label) ?? []);
     // Trailing blank lines separate puzzles, except one that an odd count shows to be the last row's empty clue.
     let kept = sec.lines.length;
@@ -88,10 +106,21 @@ export function readTournament(text: string, file: string, solutions?: { text: s
     if (goal) raw.goal = goal;
     return raw;
   });
+  // Which of two a solution or a result belongs to is unknown: a repeat is reported, not read.
+  for (const rep of repeated) {
+    const raw = newRawPuzzle(file, rep.at, `$${clip(rep.label)}`);
+    raw.problems.push(duplicate(file, rep));
+    raw.fatal = true;
+    puzzles.push(raw);
+  }
+  return puzzles;
 }
 
-const duplicate = (file: string, sec: Section) =>
-  new InputError(file, sec.line, `duplicate $${clip(sec.label)} (first on line ${sec.duplicateOf})`);
+/** One problem for all the repeats of a label, at the first repeat. */
+function duplicate(file: string, rep: Repeats): InputError {
+  const more = rep.count > 1 ? `, and ${rep.count - 1} more repeats up to line ${rep.last}` : '';
+  return new InputError(file, rep.at, `duplicate $${clip(rep.label)} (first on line ${rep.first}${more})`);
+}
 
 interface Solutions {
   goals: Map<string, RawGoal>;
@@ -104,14 +133,10 @@ const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
 function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
   const problems = new Map<string, InputError[]>();
-  for (const sec of sections(text, file)) {
-    // Both in place, never by copying: a file of many blank lines or repeated labels must stay linear.
-    if (sec.duplicateOf !== undefined) {
-      const known = problems.get(sec.label);
-      if (known) known.push(duplicate(file, sec));
-      else problems.set(sec.label, [duplicate(file, sec)]);
-      continue;
-    }
+  const { found, repeated } = sections(text, file);
+  for (const rep of repeated) problems.set(rep.label, [duplicate(file, rep)]);
+  for (const sec of found) {
+    // Trimmed in place, never by copying: a file of many blank lines must stay linear.
     let kept = sec.lines.length;
     while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;
     const lines = sec.lines.slice(0, kept);

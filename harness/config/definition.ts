@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { globSync } from 'tinyglobby';
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import { clip, InputError, InputErrors } from '../../corpus/errors.js';
@@ -8,6 +7,7 @@ import { displayPath, splitMemberPath } from '../../corpus/load.js';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { strategyNames } from '../../solvers/strategies/registry.js';
 import { shortHash } from '../io/file-identity.js';
+import { globFiles } from '../io/glob-files.js';
 import { readInput } from '../io/read-input.js';
 import { thrownMessage } from '../io/thrown.js';
 import { configSpec, EXTERNAL_STRATEGY, type ConfigSpec } from './configurations.js';
@@ -101,7 +101,7 @@ function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, pat
 function expandPuzzles(entry: string, base: string, file: string, line: number): string[] {
   if (/^[\w-]+$/.test(entry) && !existsSync(resolve(base, entry)) && suiteNames().includes(entry)) return suitePaths(entry);
   if (GLOB.test(entry)) {
-    const matches = globSync(entry, { cwd: base, absolute: true, onlyFiles: false, expandDirectories: false }).sort();
+    const matches = globFiles(entry, { cwd: base, absolute: true, onlyFiles: false, expandDirectories: false });
     if (matches.length === 0) throw new InputError(file, line, `puzzles: no file matches ${JSON.stringify(entry)}`);
     return matches;
   }

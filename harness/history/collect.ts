@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { globSync } from 'tinyglobby';
 import { cannotRead, inputProblems, type InputError } from '../../corpus/errors.js';
+import { globFiles } from '../io/glob-files.js';
 import { loadRunTable, type RunTable } from '../compare/table.js';
 import type { RunColumn } from '../results/row.js';
 
@@ -98,7 +98,7 @@ export function listInputs(paths: readonly string[], problems: InputError[]): { 
       continue;
     }
     if (!isDir) add(path, false);
-    else for (const rel of globSync(['**/*.csv'], { cwd: path, caseSensitiveMatch: false }).sort(byCodeUnits)) add(join(path, rel), true);
+    else for (const rel of globFiles(['**/*.csv'], { cwd: path, caseSensitiveMatch: false }).sort(byCodeUnits)) add(join(path, rel), true);
   }
   return found;
 }

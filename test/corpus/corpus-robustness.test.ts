@@ -133,10 +133,15 @@ describe('duplicates', () => {
     expect(p!.goal).toBeDefined();
     const repeated = `$1\n1\t0\n0\t0\n${'$1\n'.repeat(200_000)}`;
     const problems = problemsOf(() => parseTournament(questions, 'q.txt', { solutionsText: repeated, solutionsFile: 's.txt' }));
-    expect(problems.slice(0, 2)).toEqual([
-      ['s.txt', 4, 'duplicate $1 (first on line 1)'],
-      ['s.txt', 5, 'duplicate $1 (first on line 1)'],
-    ]);
+    expect(problems).toEqual([['s.txt', 4, 'duplicate $1 (first on line 1, and 199999 more repeats up to line 200003)']]);
+  });
+
+  it('reports all the repeats of a label in a questions file as one problem, and reads the puzzles around them', () => {
+    const questions = `$1\n1\n0\n1\n0\n${'$1\n2\n2\n'.repeat(100_000)}$2\n0\n1\n0\n1\n$1\n`;
+    const q = file('q.txt', questions);
+    const { puzzles, problems } = load(q);
+    expect(puzzles.map((p) => p.columns)).toEqual([[[1], []], [[], [1]]]);
+    expect(problems).toEqual([[q, 6, 'duplicate $1 (first on line 1, and 100000 more repeats up to line 300011)']]);
   });
 });
 
