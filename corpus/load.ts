@@ -127,7 +127,7 @@ export function readText(path: string, shown = path): string {
   try {
     const stats = statSync(path);
     if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new InputError(shown, 0, 'cannot read the file (not a regular file or pipe)');
-    bytes = readFileSync(path);
+    bytes = stats.isFIFO() ? withDefaultStopSignals(() => readFileSync(path)) : readFileSync(path);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw cannotRead(shown, err);
@@ -135,6 +135,23 @@ export function readText(path: string, shown = path): string {
   const text = decodeText(bytes);
   if (text === undefined) throw new InputError(shown, 1, 'not a text file (binary data)');
   return text;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs `read`, a read that may block for ever (a pipe whose writer never closes it), with the
+ * default action for Ctrl-C, SIGTERM and SIGHUP: a listener (the output lock's, a run's) cannot
+ * run while the thread is blocked, so with one the process could not be stopped short of SIGKILL.
+ */
+function withDefaultStopSignals<T>(read: () => T): T {
+  const saved = STOP_SIGNALS.map((signal) => ({ signal, listeners: process.listeners(signal) }));
+  for (const signal of STOP_SIGNALS) process.removeAllListeners(signal);
+  try {
+    return read();
+  } finally {
+    for (const { signal, listeners } of saved) for (const listener of listeners) process.on(signal, listener);
+  }
 }
 
 /** The companion solutions of a tournament questions file: `…questions.txt` → `…solutions.txt`, if present. */

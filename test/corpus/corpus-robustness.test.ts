@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -187,6 +187,22 @@ describe('folder walks', () => {
     const named = await reading;
     expect([named.code, named.stderr]).toEqual([0, '']);
     expect(JSON.parse(named.stdout)).toMatchObject({ rows: [[1], [1], [5], [1], [1]] });
+  });
+
+  it('lets Ctrl-C, SIGTERM and SIGHUP end a run blocked on a named pipe that no one writes', async () => {
+    const dir = newDir();
+    const pipe = join(dir, 'never.non');
+    execFileSync('mkfifo', [pipe]);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      const child = spawn(process.execPath, ['dist/harness/cli.js', 'run', pipe, '-s', 'overlap', '--out', join(dir, `${signal}.csv`), '--quiet'], { stdio: 'ignore' });
+      const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, by) => done(by)));
+      // Long enough to be blocked in the read (the output lock and the run's listeners are in place by then).
+      await new Promise((wait) => setTimeout(wait, 1500));
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      expect(await ended).toBe(signal);
+      clearTimeout(timer);
+    }
   });
 
   it('refuses a device given by name, which could be read forever', async () => {
