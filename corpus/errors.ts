@@ -14,11 +14,13 @@ export class InputError extends Error {
     detail: string,
   ) {
     const oneLine = oneLineText(detail);
+    const message = `${oneLineText(file)}:${line}: ${oneLine}`;
     // No stack trace: it would only show the reader's code, and a file of a million bad puzzles makes
-    // a million of these, where capturing stacks costs most of the time and memory.
+    // a million of these, where capturing stacks costs most of the time and memory. (Only `super`,
+    // which cannot throw, runs without one.)
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(`${oneLineText(file)}:${line}: ${oneLine}`);
+    super(message);
     Error.stackTraceLimit = limit;
     this.detail = oneLine;
   }
@@ -54,9 +56,10 @@ export function clip(text: string): string {
 export class InputErrors extends Error {
   override readonly name = 'InputErrors';
   constructor(readonly problems: InputError[]) {
+    const message = problems.map((p) => p.message).join('\n');
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0; // as InputError
-    super(problems.map((p) => p.message).join('\n'));
+    super(message);
     Error.stackTraceLimit = limit;
   }
 }

@@ -145,7 +145,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * run while the thread is blocked, so with one the process could not be stopped short of SIGKILL.
  */
 function withDefaultStopSignals<T>(read: () => T): T {
-  const saved = STOP_SIGNALS.map((signal) => ({ signal, listeners: process.listeners(signal) }));
+  // Raw listeners, so that one added with `once` is restored as such.
+  const saved = STOP_SIGNALS.map((signal) => ({ signal, listeners: process.rawListeners(signal) as ((...args: unknown[]) => void)[] }));
   for (const signal of STOP_SIGNALS) process.removeAllListeners(signal);
   try {
     return read();

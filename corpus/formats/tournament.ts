@@ -22,6 +22,7 @@ import { splitLines } from './text.js';
 const MARKER = /^\$\s*(\S*)/;
 
 interface Section {
+  kind: 'section';
   /** The label after `$` (the puzzle's number in the file). */
   label: string;
   /** 1-based line of the `$` marker. */
@@ -31,6 +32,7 @@ interface Section {
 
 /** The sections after the first that repeat a label: their content is never read. */
 interface Repeats {
+  kind: 'repeats';
   label: string;
   /** Line of the first section with the label. */
   first: number;
@@ -41,11 +43,12 @@ interface Repeats {
 }
 
 /**
- * Cuts a tournament-format text at its `$` markers; text before the first marker is an error. A
- * label's repeats are counted, not kept: a file of millions of them must stay small in memory.
+ * Cuts a tournament-format text at its `$` markers, in file order; text before the first marker is
+ * an error. A label's repeats are counted, not kept (a file of millions of them must stay small in
+ * memory), and stand as one entry where the first of them is.
  */
-function sections(text: string, file: string): { found: Section[]; repeated: Repeats[] } {
-  const found: Section[] = [];
+function sections(text: string, file: string): (Section | Repeats)[] {
+  const found: (Section | Repeats)[] = [];
   const first = new Map<string, number>();
   const repeats = new Map<string, Repeats>();
   let current: Section | null = null;
@@ -57,7 +60,7 @@ function sections(text: string, file: string): { found: Section[]; repeated: Rep
       const before = first.get(label);
       if (before === undefined) {
         first.set(label, line);
-        current = { label, line, lines: [] };
+        current = { kind: 'section', label, line, lines: [] };
         found.push(current);
         return;
       }
@@ -66,12 +69,16 @@ function sections(text: string, file: string): { found: Section[]; repeated: Rep
       if (known) {
         known.count++;
         known.last = line;
-      } else repeats.set(label, { label, first: before, at: line, last: line, count: 1 });
+      } else {
+        const rep: Repeats = { kind: 'repeats', label, first: before, at: line, last: line, count: 1 };
+        repeats.set(label, rep);
+        found.push(rep);
+      }
     } else if (current) current.lines.push({ text: raw, line: i + 1 });
     else if (found.length === 0 && raw.trim() !== '') throw new InputError(file, i + 1, 'expected a "$N" line to start a puzzle');
   });
   if (found.length === 0) throw new InputError(file, 0, 'no puzzle found (no "$N" line)');
-  return { found, repeated: [...repeats.values()] };
+  return found;
 }
 
 /** True when a text looks like the tournament format: its first non-blank line is a `$` marker. */
@@ -80,8 +87,14 @@ export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(
 /** Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N. */
 export function readTournament(text: string, file: string, solutions?: { text: string; file: string }): RawPuzzle[] {
   const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file) : NO_SOLUTIONS;
-  const { found, repeated } = sections(text, file);
-  const puzzles = found.map((sec) => {
+  return sections(text, file).map((sec) => {
+    if (sec.kind === 'repeats') {
+      // Which of two a solution or a result belongs to is unknown: a repeat is reported, not read.
+      const raw = newRawPuzzle(file, sec.at, `$${clip(sec.label)}`);
+      raw.problems.push(duplicate(file, sec));
+      raw.fatal = true;
+      return raw;
+    }
     const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`);
     raw.implicitSize = true;
     raw.meta.catalogue = `${basename(file)} $${sec.label}`;
@@ -106,19 +119,11 @@ export function readTournament(text: string, file: string, solutions?: { text: s
     if (goal) raw.goal = goal;
     return raw;
   });
-  // Which of two a solution or a result belongs to is unknown: a repeat is reported, not read.
-  for (const rep of repeated) {
-    const raw = newRawPuzzle(file, rep.at, `$${clip(rep.label)}`);
-    raw.problems.push(duplicate(file, rep));
-    raw.fatal = true;
-    puzzles.push(raw);
-  }
-  return puzzles;
 }
 
 /** One problem for all the repeats of a label, at the first repeat. */
 function duplicate(file: string, rep: Repeats): InputError {
-  const more = rep.count > 1 ? `, and ${rep.count - 1} more repeats up to line ${rep.last}` : '';
+  const more = rep.count > 1 ? `, and ${rep.count - 1} more repeat${rep.count === 2 ? '' : 's'} up to line ${rep.last}` : '';
   return new InputError(file, rep.at, `duplicate $${clip(rep.label)} (first on line ${rep.first}${more})`);
 }
 
@@ -133,9 +138,11 @@ const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
 function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
   const problems = new Map<string, InputError[]>();
-  const { found, repeated } = sections(text, file);
-  for (const rep of repeated) problems.set(rep.label, [duplicate(file, rep)]);
-  for (const sec of found) {
+  for (const sec of sections(text, file)) {
+    if (sec.kind === 'repeats') {
+      problems.set(sec.label, [duplicate(file, sec)]);
+      continue;
+    }
     // Trimmed in place, never by copying: a file of many blank lines must stay linear.
     let kept = sec.lines.length;
     while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;

@@ -1,31 +1,33 @@
-import { readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { dirname } from 'node:path';
 import { globSync, type GlobOptions } from 'tinyglobby';
 
 /** Plain code-unit order, the same on every machine. */
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+const isInside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+
 /**
- * Glob matches, sorted, following symbolic links as folder walks do (corpus/load.ts): each real
- * directory is read once, so neither a link cycle nor links to a large tree read from many places
- * (each process's `cwd` and `root` under /proc lead to the whole file system) make it run for ever.
- * Entries are read in name order, so which of two links to one directory is walked is the same on
- * every file system.
+ * Glob matches, sorted. Symbolic links to directories are followed, but each real directory is
+ * entered through links once, and never through a link back into one of its own ancestors: so a
+ * link cycle ends, and the trees that every process links to under /proc (its `cwd`, its `root`,
+ * the whole file system) are not read once per process. A directory is always read where it is
+ * reached without a link, so a link never hides its real path from a pattern. Entries are read in
+ * name order, so which of two links to one directory is entered is the same on every file system.
  */
 export function globFiles(patterns: string | string[], options: Omit<GlobOptions, 'fs'> = {}): string[] {
-  const read = new Set<string>();
-  // The walker reads every directory as readdirSync(path, { withFileTypes: true }).
-  const readOnce = (path: string, options: { withFileTypes: true }): Dirent[] => {
-    let real: string | undefined;
-    try {
-      real = realpathSync(path);
-    } catch {
-      // Unresolvable: reading it reports the problem as the walker expects.
-    }
-    if (real !== undefined) {
-      if (read.has(real)) return [];
-      read.add(real);
-    }
-    return readdirSync(path, options).sort(byName);
+  const enteredByLink = new Set<string>();
+  // The walker resolves each symbolic link it meets with realpathSync; a link it may not follow
+  // throws there, and the walker skips it as it skips a dangling one.
+  const resolveLink = (link: string): string => {
+    const real = realpathSync(link);
+    if (!statSync(real).isDirectory()) return real;
+    if (enteredByLink.has(real) || isInside(realpathSync(dirname(link)), real)) throw new Error(`${link}: not followed`);
+    enteredByLink.add(real);
+    return real;
   };
-  return globSync(patterns, { ...options, fs: { readdirSync: readOnce as unknown as typeof readdirSync } }).sort();
+  // The walker reads every directory as readdirSync(path, { withFileTypes: true }).
+  const read = (path: string, readOptions: { withFileTypes: true }): Dirent[] => readdirSync(path, readOptions).sort(byName);
+  const fs = { realpathSync: resolveLink as unknown as typeof realpathSync, readdirSync: read as unknown as typeof readdirSync };
+  return globSync(patterns, { ...options, fs }).sort();
 }

@@ -1,11 +1,11 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { oneLineText } from '../../corpus/errors.js';
 import { readJson } from '../../corpus/formats/json-reader.js';
 import { parseTournament } from '../../corpus/formats/tournament.js';
-import { displayPath, listPuzzleFiles, loadCorpus, MAX_FILE_PROBLEMS } from '../../corpus/load.js';
+import { displayPath, listPuzzleFiles, loadCorpus, MAX_FILE_PROBLEMS, readText } from '../../corpus/load.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { problemsOf } from '../helpers/problems.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -143,6 +143,16 @@ describe('duplicates', () => {
     expect(puzzles.map((p) => p.columns)).toEqual([[[1], []], [[], [1]]]);
     expect(problems).toEqual([[q, 6, 'duplicate $1 (first on line 1, and 100000 more repeats up to line 300011)']]);
   });
+
+  it('count the repeats of a label as one puzzle where the first stands, and report problems in line order', () => {
+    const q = file('q.txt', '$1\n1\n1\n$1\n1\n1\n$2\n1\n0\n1\n0\n$1\n$3\n0\n0\n$4\n1\n');
+    expect(load(`${q}#3`).puzzles.map((p) => p.columns)).toEqual([[[1], []]]);
+    expect(load(`${q}#4`).puzzles.map((p) => p.columns)).toEqual([[[]]]);
+    expect(load(q).problems).toEqual([
+      [q, 4, 'duplicate $1 (first on line 1, and 1 more repeat up to line 12)'],
+      [q, 16, '$4: 1 clue lines; expected N column clues then N row clues'],
+    ]);
+  });
 });
 
 describe('folder walks', () => {
@@ -189,6 +199,31 @@ describe('folder walks', () => {
     expect(JSON.parse(named.stdout)).toMatchObject({ rows: [[1], [1], [5], [1], [1]] });
   });
 
+  /** Waits until the process sleeps opening or reading a pipe (its kernel wait channel says so), at most 10 s. */
+  async function blockedOnPipe(pid: number): Promise<void> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      let channel = '';
+      try {
+        channel = readFileSync(`/proc/${pid}/wchan`, 'utf8');
+      } catch {}
+      if (/fifo|pipe|partner/.test(channel)) return;
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    throw new Error(`process ${pid} never blocked on the pipe`);
+  }
+
+  it('restores a listener added with once as such after reading a pipe', () => {
+    const pipe = join(newDir(), 'p.non');
+    execFileSync('mkfifo', [pipe]);
+    execFile('sh', ['-c', 'printf x > "$0"', pipe]);
+    let calls = 0;
+    process.once('SIGHUP', () => calls++);
+    expect(readText(pipe)).toBe('x');
+    process.emit('SIGHUP');
+    process.emit('SIGHUP');
+    expect(calls).toBe(1);
+  });
+
   it('lets Ctrl-C, SIGTERM and SIGHUP end a run blocked on a named pipe that no one writes', async () => {
     const dir = newDir();
     const pipe = join(dir, 'never.non');
@@ -196,8 +231,7 @@ describe('folder walks', () => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       const child = spawn(process.execPath, ['dist/harness/cli.js', 'run', pipe, '-s', 'overlap', '--out', join(dir, `${signal}.csv`), '--quiet'], { stdio: 'ignore' });
       const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, by) => done(by)));
-      // Long enough to be blocked in the read (the output lock and the run's listeners are in place by then).
-      await new Promise((wait) => setTimeout(wait, 1500));
+      await blockedOnPipe(child.pid!);
       child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       expect(await ended).toBe(signal);

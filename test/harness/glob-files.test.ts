@@ -7,7 +7,7 @@ import { tempDirs } from '../helpers/temp-dirs.js';
 const dir = tempDirs('glob');
 
 describe('globFiles', () => {
-  it('reads each real directory once: a tree behind many links is matched through the first link only', () => {
+  it('enters a tree behind many links through the first link only, and never through a link to an ancestor', () => {
     // As under /proc, where every process links to the same large trees (cwd, root).
     const d = dir();
     mkdirSync(join(d, 'tree', 'deep'), { recursive: true });
@@ -19,7 +19,17 @@ describe('globFiles', () => {
       symlinkSync(join(d, 'tree'), join(proc, 'cwd'));
       symlinkSync(d, join(proc, 'root'));
     }
-    expect(globFiles('**/*.non', { cwd: d })).toEqual(['procs/00/cwd/a.non', 'procs/00/cwd/deep/b.non']);
+    expect(globFiles('**/*.non', { cwd: d })).toEqual(['procs/00/cwd/a.non', 'procs/00/cwd/deep/b.non', 'tree/a.non', 'tree/deep/b.non']);
+  });
+
+  it('matches a path through a link to a directory it has already read by its real path', () => {
+    const d = dir();
+    mkdirSync(join(d, 'lib'));
+    writeFileSync(join(d, 'lib', 'a.non'), '');
+    mkdirSync(join(d, 'zz'));
+    symlinkSync(join(d, 'lib'), join(d, 'zz', 'deep'));
+    expect(globFiles('**/deep/*.non', { cwd: d })).toEqual(['zz/deep/a.non']);
+    expect(globFiles('**/*.non', { cwd: d })).toEqual(['lib/a.non', 'zz/deep/a.non']);
   });
 
   it('ends in a symbolic-link cycle and follows a link to a directory it has not read', () => {
