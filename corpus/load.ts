@@ -77,9 +77,13 @@ function readHead(path: string): string {
 /** Plain code-unit order, the same on every machine (localeCompare is not). */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** True when directory `outer` is `inner` or one of its ancestors (real paths). */
+const holds = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+
 /**
  * The puzzle files under a directory, recursively, sorted by their path (plain code-unit order). Each real
- * directory is read once, so symbolic-link cycles end; only regular files are taken (a pipe named `x.non`
+ * directory is read once, so symbolic-link cycles end, and a link to a folder that holds it is not
+ * followed (it would lead out of the named folder); only regular files are taken (a pipe named `x.non`
  * would block reading forever). Unreadable subdirectories are added to `problems` when given, else skipped.
  */
 export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] {
@@ -87,8 +91,9 @@ export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] 
   const visited = new Set<string>();
   const walk = (d: string) => {
     let entries: Dirent[];
+    let real: string;
     try {
-      const real = realpathSync(d);
+      real = realpathSync(d);
       if (visited.has(real)) return;
       visited.add(real);
       // Sorted, so which of two links to one directory is walked does not depend on the file system.
@@ -104,6 +109,9 @@ export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] 
       if (entry.isSymbolicLink()) {
         try {
           kind = statSync(full);
+          // A link to a folder that holds it leads out of the named folder (under /proc, each
+          // process's `root` is the whole file system): not followed.
+          if (kind.isDirectory() && holds(realpathSync(full), real)) continue;
         } catch {
           continue; // a dangling link holds no puzzle
         }

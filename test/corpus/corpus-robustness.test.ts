@@ -170,6 +170,18 @@ describe('folder walks', () => {
     expect(load(join(root, 'self'), join(root, 'up')).puzzles).toHaveLength(3);
   });
 
+  it('do not follow a link to a folder that holds it out of the named folder, as /proc/N/root does', () => {
+    const root = newDir();
+    writeFileSync(join(root, 'outside.non'), CROSS);
+    mkdirSync(join(root, 'named', 'proc', '1'), { recursive: true });
+    writeFileSync(join(root, 'named', 'inside.non'), CROSS);
+    symlinkSync(root, join(root, 'named', 'proc', '1', 'root'));
+    mkdirSync(join(root, 'elsewhere'));
+    writeFileSync(join(root, 'elsewhere', 'linked.non'), CROSS);
+    symlinkSync(join(root, 'elsewhere'), join(root, 'named', 'proc', '1', 'cwd'));
+    expect(listPuzzleFiles(join(root, 'named'))).toEqual([join(root, 'named', 'inside.non'), join(root, 'named', 'proc', '1', 'cwd', 'linked.non')]);
+  });
+
   it('load a file reached twice (named twice, through a link, inside a named folder) once, where first met', () => {
     const root = newDir();
     writeFileSync(join(root, 'a.non'), CROSS);
