@@ -2,7 +2,7 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { oneLineText } from '../../corpus/errors.js';
+import { InputError, InputErrors, oneLineText } from '../../corpus/errors.js';
 import { readJson } from '../../corpus/formats/json-reader.js';
 import { parseTournament } from '../../corpus/formats/tournament.js';
 import { displayPath, listPuzzleFiles, loadCorpus, MAX_FILE_PROBLEMS, readText } from '../../corpus/load.js';
@@ -108,6 +108,18 @@ describe('.non clue lines that begin with a letter', () => {
     const { problems, puzzles } = load(known, unknown);
     expect(problems).toEqual([]);
     expect(puzzles.map((p) => p.columns)).toEqual([[[2], []], [[2], []]]);
+  });
+});
+
+describe('input errors', () => {
+  it('carry no stack trace, and leave the limit of every other error as it was, even when they cannot be built', () => {
+    const limit = Error.stackTraceLimit;
+    const problem = new InputError('f.non', 3, 'bad');
+    expect(problem.stack).toBe('InputError: f.non:3: bad');
+    expect(new InputErrors([problem]).stack).toBe('InputErrors: f.non:3: bad');
+    expect(() => new InputError(undefined as unknown as string, 1, 'x')).toThrow(TypeError);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('later').stack!.split('\n').length).toBeGreaterThan(1);
   });
 });
 

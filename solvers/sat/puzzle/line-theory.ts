@@ -217,15 +217,11 @@ export class LineTheory implements Theory {
   }
 
   /**
-   * Solves `line` in place. Lines too long for the bit-parallel forms go through a cache: their
-   * solves cost far more than a lookup, where for short lines the lookup costs as much as a solve.
+   * Solves `line` (longer than masks hold) in place, through a cache: such solves cost far more
+   * than a lookup, where for lines that masks hold the lookup costs as much as a solve.
    */
   private solveCached(index: number, clue: Int32Array, n: number): boolean {
     const line = this.line;
-    if (n <= ExactLineSolver.MASK_MAX) {
-      this.solves++;
-      return this.solver.solve(clue, line, n);
-    }
     const found = this.cache.lookup(index, line, n);
     if (found === CACHE_HIT) return true;
     if (found === CACHE_IMPOSSIBLE) return false;
