@@ -29,6 +29,8 @@ export class ExactLineSolver implements LineSolver {
   readonly masks = new WideScratch();
   /** The form for lines longer than two words hold (up to MULTI_MAX cells), made when first needed. */
   private multi: MultiWordLines | null = null;
+  /** The cells of a line given as bit sets that the tables solve (see tablesFaster). */
+  private setCells = new Uint8Array(0);
   /** False when the bit-parallel forms are disabled (then every line uses the tables). */
   readonly bitParallel: boolean;
   /** Bit-parallel rows: prefixBits[j], suffixBits[j] hold the reachable positions as bits. */
@@ -74,9 +76,32 @@ export class ExactLineSolver implements LineSolver {
     if (this.bitParallel) {
       if (n <= ExactLineSolver.BIT_PARALLEL_MAX) return this.solveBits(clue, line, n, k);
       if (n <= WIDE_MAX) return this.solveWideLine(clue, line, n);
-      if (n <= MULTI_MAX) return (this.multi ??= new MultiWordLines()).solve(clue, line, n);
+      if (n <= MULTI_MAX && !tablesFaster(clue, n)) return (this.multi ??= new MultiWordLines()).solve(clue, line, n);
     }
     return this.solveTables(clue, line, n, k);
+  }
+
+  /**
+   * A line of up to MULTI_MAX cells given as bit sets, as MultiWordLines.solveSets takes them (bit c
+   * of a set in word ⌊c/31⌋: up to MASK_MAX cells, the words are the two masks of solveLineMasks,
+   * which solves those lines faster); on success writes the solved line into `out` the same way.
+   */
+  solveLineSets(clue: Int32Array, n: number, sets: Int32Array, stride: number, out: Int32Array): boolean {
+    if (n > ExactLineSolver.MASK_MAX) {
+      if (!tablesFaster(clue, n)) return (this.multi ??= new MultiWordLines()).solveSets(clue, n, sets, stride, out);
+      return this.solveSetsByTables(clue, n, sets, stride, out);
+    }
+    const two = stride > 1;
+    if (!this.solveLineMasks(clue, n, sets[0]!, two ? sets[1]! : 0, sets[stride]!, two ? sets[stride + 1]! : 0)) return false;
+    const masks = this.masks;
+    out.fill(0);
+    out[0] = masks.filledLo;
+    out[stride] = masks.emptyLo;
+    if (two) {
+      out[1] = masks.filledHi;
+      out[stride + 1] = masks.emptyHi;
+    }
+    return true;
   }
 
   /**
@@ -103,6 +128,25 @@ export class ExactLineSolver implements LineSolver {
       return true;
     }
     return solveWide(clue, n, filledLo, filledHi, emptyLo, emptyHi, out);
+  }
+
+  /** solveLineSets through the tables: the sets copied into cells and back. */
+  private solveSetsByTables(clue: Int32Array, n: number, sets: Int32Array, stride: number, out: Int32Array): boolean {
+    if (this.setCells.length < n) this.setCells = new Uint8Array(Math.max(n, 2 * this.setCells.length));
+    const line = this.setCells;
+    for (let c = 0; c < n; c++) {
+      const word = (c / 31) | 0;
+      const bit = c - 31 * word;
+      line[c] = ((sets[word]! >>> bit) & 1) === 1 ? FILLED : ((sets[stride + word]! >>> bit) & 1) === 1 ? EMPTY : UNKNOWN;
+    }
+    if (!this.solveTables(clue, line, n, clue.length)) return false;
+    out.fill(0);
+    for (let c = 0; c < n; c++) {
+      const word = (c / 31) | 0;
+      if (line[c] === FILLED) out[word]! |= 1 << (c - 31 * word);
+      else if (line[c] === EMPTY) out[stride + word]! |= 1 << (c - 31 * word);
+    }
+    return true;
   }
 
   private solveWideLine(clue: Int32Array, line: Uint8Array, n: number): boolean {
@@ -403,4 +447,15 @@ const shared = new ExactLineSolver();
 export function solveLineExact(clue: Clue | Int32Array, line: ArrayLike<number>): Uint8Array | null {
   const cells = Uint8Array.from(line);
   return shared.solve(lineClue(clue), cells, cells.length) ? cells : null;
+}
+
+/**
+ * For lines past two words: whether the tables solve this clue faster than the bit sets, that is
+ * when it leaves the blocks little room (their work grows with blocks × room, where the bit sets'
+ * work has a floor of a few passes over every row and word).
+ */
+function tablesFaster(clue: Int32Array, n: number): boolean {
+  let room = n + 1;
+  for (let j = 0; j < clue.length; j++) room -= clue[j]! + 1;
+  return room < 2 * Math.ceil((n + 1) / 31);
 }

@@ -123,6 +123,116 @@ function hash(line: number, filledLo: number, filledHi: number, emptyLo: number,
   return h >>> 0;
 }
 
+/** Words of a SetLineCache table kept before it is emptied (32 MB). */
+const SET_TABLE_MAX_WORDS = 1 << 23;
+
+/**
+ * Results of lines held as bit sets of `setWords` words each (the FILLED set, then the EMPTY set:
+ * exact-multi.ts), keyed by (line index, both sets), in one Int32Array with open addressing and
+ * linear probing. A slot holds the line + 1 (0 = free), the key's 2·setWords words, then the
+ * result's (its first word IMPOSSIBLE_LINE for an impossible line).
+ */
+export class SetLineCache {
+  resets = 0;
+  private readonly keyWords: number;
+  private readonly slotWords: number;
+  private table: Int32Array;
+  private slots = FIRST_SLOTS;
+  private used = 0;
+  /** The slot the last probe ended on (see probe). */
+  private at = 0;
+
+  /** `maxWords` bounds the table (tests make it small to see it emptied). */
+  constructor(
+    readonly setWords: number,
+    private readonly maxWords = SET_TABLE_MAX_WORDS,
+  ) {
+    this.keyWords = 2 * setWords;
+    this.slotWords = 1 + 2 * this.keyWords;
+    this.table = new Int32Array(this.slots * this.slotWords);
+  }
+
+  /**
+   * CACHE_HIT (the result copied into `out`, as `key` is laid out), CACHE_IMPOSSIBLE, or
+   * CACHE_MISS (the free slot is remembered for `store`).
+   */
+  lookup(line: number, key: Int32Array, out: Int32Array): number {
+    if (!this.probe(line, key)) return CACHE_MISS;
+    const { table, keyWords } = this;
+    const result = this.at + 1 + keyWords;
+    if (table[result] === IMPOSSIBLE_LINE) return CACHE_IMPOSSIBLE;
+    for (let i = 0; i < keyWords; i++) out[i] = table[result + i]!;
+    return CACHE_HIT;
+  }
+
+  /** Stores the result for the key of the last missed `lookup` (null when the line is impossible). */
+  store(line: number, key: Int32Array, result: Int32Array | null): void {
+    if (this.used * 2 >= this.slots) {
+      this.makeRoom();
+      this.probe(line, key);
+    }
+    const { table, keyWords } = this;
+    const at = this.at;
+    table[at] = line + 1;
+    for (let i = 0; i < keyWords; i++) table[at + 1 + i] = key[i]!;
+    const to = at + 1 + keyWords;
+    if (result === null) table[to] = IMPOSSIBLE_LINE;
+    else for (let i = 0; i < keyWords; i++) table[to + i] = result[i]!;
+    this.used++;
+  }
+
+  /** True when the key is stored, at slot offset `at`; otherwise `at` is the free slot where it goes. */
+  private probe(line: number, key: Int32Array): boolean {
+    const { table, keyWords, slotWords } = this;
+    const mask = this.slots - 1;
+    const tag = line + 1;
+    let slot = hashSets(tag, key, keyWords) & mask;
+    for (;;) {
+      const at = slot * slotWords;
+      const t = table[at]!;
+      this.at = at;
+      if (t === 0) return false;
+      if (t === tag && sameWords(table, at + 1, key, keyWords)) return true;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private makeRoom(): void {
+    const { slotWords, keyWords } = this;
+    if (this.slots * 2 * slotWords <= this.maxWords) {
+      const old = this.table;
+      this.slots *= 2;
+      this.table = new Int32Array(this.slots * slotWords);
+      this.used = 0;
+      const mask = this.slots - 1;
+      for (let at = 0; at < old.length; at += slotWords) {
+        if (old[at] === 0) continue;
+        let slot = hashSets(old[at]!, old.subarray(at + 1, at + 1 + keyWords), keyWords) & mask;
+        while (this.table[slot * slotWords] !== 0) slot = (slot + 1) & mask;
+        this.table.set(old.subarray(at, at + slotWords), slot * slotWords);
+        this.used++;
+      }
+      return;
+    }
+    this.resets++;
+    this.table.fill(0);
+    this.used = 0;
+  }
+}
+
+function hashSets(tag: number, key: Int32Array, words: number): number {
+  let h = Math.imul(tag, 0x9e3779b1);
+  for (let i = 0; i < words; i++) h = Math.imul(h ^ (h >>> 15) ^ key[i]!, 0x85ebca77);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** True when a[at …] and b[0 …] agree on `words` words. */
+export function sameWords(a: Int32Array, at: number, b: Int32Array, words: number): boolean {
+  for (let i = 0; i < words; i++) if (a[at + i] !== b[i]) return false;
+  return true;
+}
+
 /** Lines up to this many cells get a numeric key (3^33 < 2^53); longer ones a string key. */
 const NUMERIC_KEY_MAX = 33;
 /** Result bytes kept before the cache is emptied. */

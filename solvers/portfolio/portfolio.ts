@@ -27,7 +27,9 @@ export interface PortfolioSettings {
 
 /** A line solve's cost in SAT propagations (a cached line costs about one), lines in mask form. */
 const LINE_SOLVE_WORK = 5;
-/** How many times dearer both are when lines are longer than masks hold (copied, hashed and compared cell by cell). */
+/** How many times dearer both are when lines are longer than masks hold, kept as bit sets of several words. */
+const SET_FORM_WORK = 4;
+/** The same for lines longer than bit sets hold, copied, hashed and compared cell by cell. */
 const ARRAY_FORM_WORK = 8;
 /** The smallest SAT turn, in propagations (loading the CNF alone costs about this much). */
 const MIN_SAT_TURN = 20_000;
@@ -142,12 +144,12 @@ export class Portfolio {
 
   /**
    * The search's work so far in the currency of SAT propagations, from its counters (so that turns
-   * are the same on every run): a line solve costs about five propagations, a cached line one, eight
-   * times that for lines too long for masks.
+   * are the same on every run): a line solve costs about five propagations, a cached line one, four
+   * or eight times that for lines too long for masks.
    */
   private searchWork(): number {
     const { prop } = this;
-    return (LINE_SOLVE_WORK * prop.lineSolves + prop.cacheHits) * (prop.solvesMasks ? 1 : ARRAY_FORM_WORK);
+    return (LINE_SOLVE_WORK * prop.lineSolves + prop.cacheHits) * (prop.solvesMasks ? 1 : prop.solvesSets ? SET_FORM_WORK : ARRAY_FORM_WORK);
   }
 
   private enough(): boolean {

@@ -1,6 +1,7 @@
 import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../line/exact.js';
-import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, IMPOSSIBLE_LINE, MaskLineCache } from '../line/line-cache.js';
+import { MULTI_MAX, setWords } from '../line/exact-multi.js';
+import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, CACHE_MISS, IMPOSSIBLE_LINE, MaskLineCache, SetLineCache } from '../line/line-cache.js';
 import { lineClue, type LineSolver } from '../line/line-solver.js';
 import type { SolveTrace } from '../api/types.js';
 
@@ -23,9 +24,10 @@ export interface PropagatorOptions {
  * search can return to an earlier state with `undo(mark)` instead of copying the grid. With the
  * cache on, a line state met before gets its earlier result without a solver call.
  *
- * Two internal forms: when the solver is the exact one and no line exceeds 61 cells, each line is
- * also kept as bit masks of its FILLED and its EMPTY cells and solved in that form, with no copying
- * of cells; otherwise lines are copied to a scratch array for the solver.
+ * Three internal forms. With the exact solver, each line is also kept as bits of its FILLED and its
+ * EMPTY cells and solved in that form, with no copying of cells: as two-word masks when no line
+ * exceeds 61 cells, as bit sets of several words (exact-multi.ts) up to MULTI_MAX cells. Otherwise
+ * lines are copied to a scratch array for the solver.
  */
 export class Propagator {
   readonly width: number;
@@ -69,6 +71,17 @@ export class Propagator {
   private readonly emptyLo: Int32Array;
   private readonly emptyHi: Int32Array;
   private readonly maskCache: MaskLineCache | null;
+  /**
+   * Set form: per line, setStride words of its FILLED cells then setStride of its EMPTY cells, at
+   * line · 2 · setStride (cell c is bit c mod 31 of word ⌊c/31⌋).
+   */
+  private readonly setSolver: ExactLineSolver | null;
+  private readonly setStride: number;
+  private readonly sets: Int32Array;
+  private readonly setCache: SetLineCache | null;
+  /** The line being solved, and its result, in the same layout. */
+  private readonly setLine: Int32Array;
+  private readonly setResult: Int32Array;
   /** Array form. */
   private readonly scratch: Uint8Array;
   private readonly arrayCache: ArrayLineCache | null;
@@ -89,8 +102,10 @@ export class Propagator {
     this.queue = new Int32Array(this.lineCount);
     this.queued = new Uint8Array(this.lineCount);
     const cache = options.cache ?? true;
-    const maskForm =
-      solver instanceof ExactLineSolver && solver.bitParallel && Math.max(width, height) <= ExactLineSolver.MASK_MAX;
+    const longest = Math.max(width, height);
+    const bitForm = solver instanceof ExactLineSolver && solver.bitParallel;
+    const maskForm = bitForm && longest <= ExactLineSolver.MASK_MAX;
+    const setForm = bitForm && !maskForm && longest <= MULTI_MAX;
     this.maskSolver = maskForm ? solver : null;
     const masks = maskForm ? this.lineCount : 0;
     this.filledLo = new Int32Array(masks);
@@ -98,8 +113,14 @@ export class Propagator {
     this.emptyLo = new Int32Array(masks);
     this.emptyHi = new Int32Array(masks);
     this.maskCache = maskForm && cache ? new MaskLineCache() : null;
-    this.scratch = new Uint8Array(Math.max(width, height));
-    this.arrayCache = !maskForm && cache ? new ArrayLineCache(this.lineCount) : null;
+    this.setSolver = setForm ? solver : null;
+    this.setStride = setForm ? setWords(longest) : 0;
+    this.sets = new Int32Array(2 * this.setStride * (setForm ? this.lineCount : 0));
+    this.setLine = new Int32Array(2 * this.setStride);
+    this.setResult = new Int32Array(2 * this.setStride);
+    this.setCache = setForm && cache ? new SetLineCache(this.setStride) : null;
+    this.scratch = new Uint8Array(longest);
+    this.arrayCache = !maskForm && !setForm && cache ? new ArrayLineCache(this.lineCount) : null;
   }
 
   /** True when lines are kept and solved as bit masks (the fast form: the exact solver, lines up to 61 cells). */
@@ -107,9 +128,14 @@ export class Propagator {
     return this.maskSolver !== null;
   }
 
+  /** True when lines are kept and solved as bit sets of several words (the exact solver, lines of 62 to MULTI_MAX cells). */
+  get solvesSets(): boolean {
+    return this.setSolver !== null;
+  }
+
   /** Times a full cache was emptied. */
   get cacheResets(): number {
-    return (this.maskCache?.resets ?? 0) + (this.arrayCache?.resets ?? 0);
+    return (this.maskCache?.resets ?? 0) + (this.setCache?.resets ?? 0) + (this.arrayCache?.resets ?? 0);
   }
 
   /** Queues one line for solving (no-op when already queued). */
@@ -142,6 +168,13 @@ export class Propagator {
       else (filled ? this.filledHi : this.emptyHi)[y]! |= 1 << (x - 31);
       if (y < 31) (filled ? this.filledLo : this.emptyLo)[column]! |= 1 << y;
       else (filled ? this.filledHi : this.emptyHi)[column]! |= 1 << (y - 31);
+    } else if (this.setSolver) {
+      const stride = this.setStride;
+      const at = value === FILLED ? 0 : stride;
+      const xWord = (x / 31) | 0;
+      const yWord = (y / 31) | 0;
+      this.sets[2 * stride * y + at + xWord]! |= 1 << (x - 31 * xWord);
+      this.sets[2 * stride * column + at + yWord]! |= 1 << (y - 31 * yWord);
     }
     this.enqueue(y);
     this.enqueue(column);
@@ -151,6 +184,7 @@ export class Propagator {
   undo(mark: number): void {
     const { grid, trail, width, height, unknownInLine } = this;
     const masks = this.maskSolver !== null;
+    const stride = this.setStride; // 0 unless in set form
     for (let t = this.trailLength - 1; t >= mark; t--) {
       const cell = trail[t]!;
       const y = (cell / width) | 0;
@@ -161,6 +195,12 @@ export class Propagator {
         else (filled ? this.filledHi : this.emptyHi)[y]! &= ~(1 << (x - 31));
         if (y < 31) (filled ? this.filledLo : this.emptyLo)[height + x]! &= ~(1 << y);
         else (filled ? this.filledHi : this.emptyHi)[height + x]! &= ~(1 << (y - 31));
+      } else if (stride > 0) {
+        const at = grid[cell] === FILLED ? 0 : stride;
+        const xWord = (x / 31) | 0;
+        const yWord = (y / 31) | 0;
+        this.sets[2 * stride * y + at + xWord]! &= ~(1 << (x - 31 * xWord));
+        this.sets[2 * stride * (height + x) + at + yWord]! &= ~(1 << (y - 31 * yWord));
       }
       grid[cell] = UNKNOWN;
       unknownInLine[y]!++;
@@ -188,6 +228,7 @@ export class Propagator {
     this.propagations++;
     const { queue, queued, lineCount } = this;
     const masks = this.maskSolver !== null;
+    const sets = this.setSolver !== null;
     const trace = this.trace;
     while (this.queueSize > 0) {
       const line = queue[this.queueHead]!;
@@ -195,7 +236,7 @@ export class Propagator {
       this.queueSize--;
       queued[line] = 0;
       const from = this.trailLength;
-      const ok = masks ? this.solveMaskLine(line) : this.solveArrayLine(line);
+      const ok = masks ? this.solveMaskLine(line) : sets ? this.solveSetLine(line) : this.solveArrayLine(line);
       if (trace !== null) trace.line(line, ok, this.grid, this.trail, from, this.trailLength);
       if (!ok) {
         this.clearQueue();
@@ -257,6 +298,41 @@ export class Propagator {
     this.assignBits(newEmptyLo, start, stride, EMPTY);
     this.assignBits(newFilledHi, start + 31 * stride, stride, FILLED);
     this.assignBits(newEmptyHi, start + 31 * stride, stride, EMPTY);
+    return true;
+  }
+
+  /** Set form: solve (or look up) one line and assign what it decides. */
+  private solveSetLine(line: number): boolean {
+    const { setLine, setResult } = this;
+    const stride = this.setStride;
+    const at = 2 * stride * line;
+    for (let i = 0; i < 2 * stride; i++) setLine[i] = this.sets[at + i]!;
+    const found = this.setCache === null ? CACHE_MISS : this.setCache.lookup(line, setLine, setResult);
+    if (found === CACHE_IMPOSSIBLE) {
+      this.cacheHits++;
+      return false;
+    }
+    const isRow = line < this.height;
+    if (found === CACHE_HIT) this.cacheHits++;
+    else {
+      this.lineSolves++;
+      const ok = this.setSolver!.solveLineSets(this.clues[line]!, isRow ? this.width : this.height, setLine, stride, setResult);
+      this.setCache?.store(line, setLine, ok ? setResult : null);
+      if (!ok) return false;
+    }
+    const start = isRow ? line * this.width : line - this.height;
+    const step = isRow ? 1 : this.width;
+    // In cell order, as the array form assigns them (the order steers the search that follows).
+    for (let w = 0; w < stride; w++) {
+      const first = start + 31 * w * step;
+      const filled = setResult[w]! & ~setLine[w]!;
+      let bits = filled | (setResult[stride + w]! & ~setLine[stride + w]!);
+      while (bits !== 0) {
+        const low = bits & -bits;
+        this.assign(first + (31 - Math.clz32(low)) * step, (filled & low) !== 0 ? FILLED : EMPTY);
+        bits ^= low;
+      }
+    }
     return true;
   }
 

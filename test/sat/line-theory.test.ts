@@ -4,6 +4,7 @@ import { cluesOf } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Puzzle } from '../../corpus/model.js';
 import { createRng, probabilityThreshold } from '../../corpus/random.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
+import { MULTI_MAX } from '../../solvers/line/exact-multi.js';
 import { lineClue } from '../../solvers/line/line-solver.js';
 import { encodeNonogramFlat } from '../../solvers/sat/encodings/encode.js';
 import { SatSolver } from '../../solvers/sat/engine/solver.js';
@@ -59,8 +60,10 @@ const randomPuzzle = (widths: fc.Arbitrary<number>, heights: fc.Arbitrary<number
   });
 
 const smallPuzzle = randomPuzzle(fc.integer({ min: 6, max: 15 }), fc.integer({ min: 6, max: 15 }));
-/** Rows of one mask word, of two (31 to 61 cells), and longer than masks hold. */
-const widePuzzle = randomPuzzle(fc.oneof(fc.integer({ min: 20, max: 30 }), fc.integer({ min: 31, max: 61 }), fc.integer({ min: 62, max: 80 })), fc.integer({ min: 8, max: 14 }));
+/** Rows of one mask word, of two (31 to 61 cells), and of several words (up to MULTI_MAX cells). */
+const widePuzzle = randomPuzzle(fc.oneof(fc.integer({ min: 20, max: 30 }), fc.integer({ min: 31, max: 61 }), fc.integer({ min: 62, max: 100 })), fc.integer({ min: 8, max: 14 }));
+/** Rows longer than bit sets hold. */
+const longestPuzzle = randomPuzzle(fc.integer({ min: MULTI_MAX + 1, max: MULTI_MAX + 6 }), fc.integer({ min: 5, max: 8 }));
 
 describe('the line propagator inside the CDCL search', () => {
   /** Checks the property on `numRuns` puzzles; returns the lengths of the lines whose explanations it checked. */
@@ -133,10 +136,15 @@ describe('the line propagator inside the CDCL search', () => {
     explainsAndReachesFixpoints(smallPuzzle, impliedByLine, 200);
   });
 
-  it('does so on rows of one and two mask words and on rows longer than masks hold', () => {
+  it('does so on rows of one and two mask words and of several words', () => {
     const lengths = [...explainsAndReachesFixpoints(widePuzzle, impliedByLongLine, 80)];
     expect(lengths.some((n) => n > 30 && n <= ExactLineSolver.MASK_MAX)).toBe(true);
-    expect(lengths.some((n) => n > ExactLineSolver.MASK_MAX)).toBe(true);
+    expect(lengths.some((n) => n > ExactLineSolver.MASK_MAX && n <= MULTI_MAX)).toBe(true);
+  });
+
+  it('and on rows longer than bit sets hold', () => {
+    const lengths = [...explainsAndReachesFixpoints(longestPuzzle, impliedByLongLine, 12)];
+    expect(lengths.some((n) => n > MULTI_MAX)).toBe(true);
   });
 
   it('reports a line its assigned cells rule out with a conflict clause of those it needs, all false', () => {

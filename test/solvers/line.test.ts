@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { EMPTY, FILLED, UNKNOWN } from '../../corpus/model.js';
 import { runsOf } from '../../corpus/grid.js';
 import { ExactLineSolver, solveLineExact } from '../../solvers/line/exact.js';
+import { MULTI_MAX, MultiWordLines, setWords } from '../../solvers/line/exact-multi.js';
 import { OverlapLineSolver, leftmostPlacement, solveLineOverlap } from '../../solvers/line/overlap.js';
 import { lineClue } from '../../solvers/line/line-solver.js';
 
@@ -169,6 +170,66 @@ describe('exact line solver', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('solves lines given as bit sets of one or more words like lines given as cells (up to MULTI_MAX cells)', () => {
+    const sets = new MultiWordLines();
+    const exact = new ExactLineSolver();
+    const tables = new ExactLineSolver({ bitParallel: false });
+    let solved = 0;
+    let refuted = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 1, max: ExactLineSolver.MASK_MAX }), fc.integer({ min: ExactLineSolver.MASK_MAX + 1, max: MULTI_MAX })),
+        fc.integer({ min: 0, max: 2 }),
+        // Dense pictures too: their clues leave the blocks little room, which the tables solve.
+        fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.9, max: 1, noNaN: true })),
+        fc.integer(),
+        fc.integer(),
+        fc.nat(),
+        (n, padding, density, seedA, seedB, wrong) => {
+          // A picture from one seed (sometimes all empty), cells revealed from another, and in half the lines one cell contradicted.
+          const full = Array.from({ length: n }, (_, i) => ((Math.imul(seedA ^ i, 0x85ebca77) >>> 8) / (1 << 24) < density ? FILLED : EMPTY));
+          const clue = lineClue(runsOf(full, 0, 1, n));
+          const line = Uint8Array.from(full, (v, i) => {
+            if (i === wrong % (2 * n)) return v === FILLED ? EMPTY : FILLED;
+            return (Math.imul(seedB ^ i, 0x9e3779b1) >>> 28) < 10 ? UNKNOWN : v;
+          });
+          const stride = setWords(n) + padding;
+          const input = new Int32Array(2 * stride);
+          line.forEach((v, c) => {
+            if (v !== UNKNOWN) input[(v === FILLED ? 0 : stride) + Math.floor(c / 31)]! |= 1 << c % 31;
+          });
+          const out = new Int32Array(2 * stride).fill(-1); // every word must be written
+          const given = input.slice();
+          const ok = sets.solveSets(clue, n, input, stride, out);
+          expect([...input]).toEqual([...given]);
+          // The solver's entry, which hands lines that masks hold to the mask form, agrees.
+          const viaMasks = new Int32Array(2 * stride).fill(-1);
+          expect(exact.solveLineSets(clue, n, input, stride, viaMasks)).toBe(ok);
+          if (ok) expect([...viaMasks]).toEqual([...out]);
+          const expected = Uint8Array.from(line);
+          expect(ok).toBe(tables.solve(clue, expected, n));
+          if (!ok) {
+            refuted++;
+            return;
+          }
+          solved++;
+          const bit = (at: number, c: number) => (out[at + Math.floor(c / 31)]! >>> c % 31) & 1;
+          const got = Array.from({ length: n }, (_, c) => {
+            expect(bit(0, c) & bit(stride, c)).toBe(0);
+            return bit(0, c) ? FILLED : bit(stride, c) ? EMPTY : UNKNOWN;
+          });
+          expect(got).toEqual([...expected]);
+          // No bit past the line: bit 31 of each word, and the cells n … of the last words.
+          for (let c = n; c < 31 * stride; c++) expect(bit(0, c) | bit(stride, c)).toBe(0);
+          for (const word of out) expect(word >>> 31).toBe(0);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(solved).toBeGreaterThan(300);
+    expect(refuted).toBeGreaterThan(100);
   });
 
   it('reuses its scratch across lines of different sizes', () => {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { cluesOf } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, makePuzzle, type Puzzle } from '../../corpus/model.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
+import { MULTI_MAX } from '../../solvers/line/exact-multi.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
 import type { LineSolver } from '../../solvers/line/line-solver.js';
 import { Propagator } from '../../solvers/propagation/propagator.js';
@@ -23,6 +24,17 @@ function propagateAll(p: Puzzle, solver: LineSolver, cache = true, preset: [numb
   prop.enqueueAll();
   const ok = prop.propagate();
   return { prop, ok };
+}
+
+/** Propagates in the bit form, in the array form, without the cache and with the tables, which must all agree; returns the first two. */
+function propagateInEveryForm(p: Puzzle, preset: [number, number][]) {
+  const bits = propagateAll(p, new ExactLineSolver(), true, preset);
+  const cells = propagateAll(p, arrayForm(), true, preset);
+  for (const other of [cells, propagateAll(p, new ExactLineSolver(), false, preset), propagateAll(p, new ExactLineSolver({ bitParallel: false }), true, preset)]) {
+    expect(other.ok).toBe(bits.ok);
+    if (bits.ok) expect(other.prop.grid).toEqual(bits.prop.grid);
+  }
+  return { bits, cells };
 }
 
 describe('propagation', () => {
@@ -47,21 +59,50 @@ describe('propagation', () => {
           const truth = p.goal![cell]!;
           return [cell, flip ? (fill ? FILLED : EMPTY) : truth];
         });
-        const a = propagateAll(p, new ExactLineSolver(), true, preset);
-        const b = propagateAll(p, arrayForm(), true, preset);
-        const c = propagateAll(p, new ExactLineSolver(), false, preset);
-        const d = propagateAll(p, new ExactLineSolver({ bitParallel: false }), true, preset);
-        expect(b.ok).toBe(a.ok);
-        expect(c.ok).toBe(a.ok);
-        expect(d.ok).toBe(a.ok);
-        if (a.ok) {
-          expect(b.prop.grid).toEqual(a.prop.grid);
-          expect(c.prop.grid).toEqual(a.prop.grid);
-          expect(d.prop.grid).toEqual(a.prop.grid);
-        }
+        propagateInEveryForm(p, preset);
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('reaches the same fixpoint in set form (lines of 62 to MULTI_MAX cells) as in array and table form, in the same order, and again after undo', () => {
+    const long = fc.integer({ min: ExactLineSolver.MASK_MAX + 1, max: MULTI_MAX + 10 });
+    const short = fc.integer({ min: 1, max: 12 });
+    const sides = fc.oneof(fc.tuple(long, short), fc.tuple(short, long));
+    const presetOf = (p: Puzzle, picks: [number, boolean, boolean][]) =>
+      picks.map(([n, flip, fill]): [number, number] => {
+        const cell = n % (p.width * p.height);
+        return [cell, flip ? (fill ? FILLED : EMPTY) : p.goal![cell]!];
+      });
+    const picks = fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.boolean()), { maxLength: 20 });
+    let setForm = 0;
+    fc.assert(
+      fc.property(sides, fc.double({ min: 0.2, max: 0.8, noNaN: true }), fc.integer(), picks, picks, ([width, height], density, seed, first, second) => {
+        let state = seed | 0;
+        const goal = Uint8Array.from({ length: width * height }, () => {
+          state = (Math.imul(state, 1664525) + 1013904223) | 0;
+          return (state >>> 8) / 2 ** 24 < density ? FILLED : EMPTY;
+        });
+        const { rows, columns } = cluesOf(goal, width, height);
+        const p = makePuzzle(rows, columns, {}, goal);
+        const { bits: a, cells: b } = propagateInEveryForm(p, presetOf(p, first));
+        expect(a.prop.solvesSets).toBe(Math.max(width, height) <= MULTI_MAX);
+        if (a.prop.solvesSets) setForm++;
+        // Cells are set in the same order too, so a search on either form takes the same path.
+        if (a.ok) expect(a.prop.trail.subarray(0, a.prop.trailLength)).toEqual(b.prop.trail.subarray(0, b.prop.trailLength));
+        // Back to the empty grid, then other cells: the bit sets must follow the cells.
+        a.prop.undo(0);
+        a.prop.clearQueue();
+        for (const [cell, value] of presetOf(p, second)) if (a.prop.grid[cell] === UNKNOWN) a.prop.assign(cell, value);
+        a.prop.enqueueAll();
+        const again = a.prop.propagate();
+        const fresh = propagateAll(p, arrayForm(), true, presetOf(p, second));
+        expect(again).toBe(fresh.ok);
+        if (again) expect(a.prop.grid).toEqual(fresh.prop.grid);
+      }),
+      { numRuns: 120 },
+    );
+    expect(setForm).toBeGreaterThan(60);
   });
 
   it('handles lines too long for the mask form', () => {

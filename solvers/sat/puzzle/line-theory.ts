@@ -1,8 +1,9 @@
 import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../../corpus/model.js';
 import { ExactLineSolver } from '../../line/exact.js';
+import { MULTI_MAX, setWords } from '../../line/exact-multi.js';
 import { LineExplainer } from '../../line/explain.js';
 import { lineClue } from '../../line/line-solver.js';
-import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE } from '../../line/line-cache.js';
+import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, CACHE_MISS, SetLineCache, sameWords } from '../../line/line-cache.js';
 import type { Theory, TheoryHost } from '../engine/theory.js';
 
 /** FNV-1a over a line's cell codes. */
@@ -24,7 +25,12 @@ export class LineTheory implements Theory {
   private readonly clues: Int32Array[];
   private readonly solver = new ExactLineSolver();
   private readonly explainer = new LineExplainer();
-  /** The search meets the same line states again and again (after restarts and backjumps). */
+  /**
+   * The search meets the same line states again and again (after restarts and backjumps): lines
+   * longer than two mask words go through a cache, keyed by their bit sets up to MULTI_MAX cells,
+   * by their cells beyond.
+   */
+  private readonly setCache: SetLineCache;
   private readonly cache: ArrayLineCache;
   /** Per line (rows, then columns): 1 while it is in the queue. */
   private readonly dirty: Uint8Array;
@@ -39,11 +45,18 @@ export class LineTheory implements Theory {
   private readonly kept: Uint8Array;
   /**
    * Per line: the last state its solve left (with its deductions), a fixpoint of the line solver,
-   * where a line found again is skipped. Lines that masks hold keep it as their four masks; longer
-   * ones as a hash, where a collision only skips a deduction, which the clauses do not need.
+   * where a line found again is skipped. Lines up to MULTI_MAX cells keep it exactly, as their four
+   * masks or their two bit sets; longer ones as a hash, where a collision only skips a deduction,
+   * which the clauses do not need.
    */
   private readonly fixpointMasks: Int32Array;
+  private readonly fixpointSets: Int32Array;
   private readonly fixpoint: Int32Array;
+  /** Words per bit set of the lines held as sets (FILLED words, then EMPTY words: 2·stride in all). */
+  private readonly setStride: number;
+  /** The line being solved as bit sets, and as solved. */
+  private readonly sets: Int32Array;
+  private readonly solvedSets: Int32Array;
   /** Line-solver calls (cache hits excluded). */
   solves = 0;
 
@@ -56,11 +69,16 @@ export class LineTheory implements Theory {
     this.cache = new ArrayLineCache(lines);
     this.fixpoint = new Int32Array(lines);
     this.fixpointMasks = new Int32Array(4 * lines).fill(-1); // no line's masks: bit 31 is never set
+    const longest = Math.max(width, height);
+    this.setStride = setWords(Math.min(longest, MULTI_MAX));
+    this.setCache = new SetLineCache(this.setStride);
+    this.sets = new Int32Array(2 * this.setStride);
+    this.solvedSets = new Int32Array(2 * this.setStride);
+    this.fixpointSets = new Int32Array(longest > ExactLineSolver.MASK_MAX ? 2 * this.setStride * lines : 0).fill(-1); // as above
     this.dirty = new Uint8Array(lines).fill(1);
     this.queue = new Int32Array(lines);
     for (let i = 0; i < lines; i++) this.queue[i] = i;
     this.queued = lines;
-    const longest = Math.max(width, height);
     this.line = new Uint8Array(longest);
     this.before = new Uint8Array(longest);
     this.cellOf = new Int32Array(longest);
@@ -98,7 +116,8 @@ export class LineTheory implements Theory {
     const n = isRow ? this.width : this.height;
     const first = isRow ? index * this.width : index - this.height;
     const step = isRow ? 1 : this.width;
-    return n <= ExactLineSolver.MASK_MAX ? this.solveMaskLine(index, host, n, first, step) : this.solveArrayLine(index, host, n, first, step);
+    if (n <= ExactLineSolver.MASK_MAX) return this.solveMaskLine(index, host, n, first, step);
+    return n <= MULTI_MAX ? this.solveSetLine(index, host, n, first, step) : this.solveArrayLine(index, host, n, first, step);
   }
 
   /**
@@ -154,7 +173,52 @@ export class LineTheory implements Theory {
     }
   }
 
-  /** A line longer than masks hold: copied cell by cell, its last fixpoint kept as a hash. */
+  /**
+   * A line longer than masks hold, up to MULTI_MAX cells: read into bit sets, solved through the
+   * cache, and copied cell by cell only when its solve deduced something or found it impossible.
+   */
+  private solveSetLine(index: number, host: TheoryHost, n: number, first: number, step: number): boolean {
+    const { sets, solvedSets, setStride: stride, fixpointSets } = this;
+    const words = 2 * stride;
+    sets.fill(0);
+    let known = 0;
+    let word = 0;
+    let bit = 0;
+    for (let i = 0; i < n; i++) {
+      const value = host.value(first + i * step + 1);
+      if (value === 1) {
+        sets[word]! |= 1 << bit;
+        known++;
+      } else if (value === -1) {
+        sets[stride + word]! |= 1 << bit;
+        known++;
+      }
+      if (++bit === 31) {
+        bit = 0;
+        word++;
+      }
+    }
+    if (known === n) return true; // unit propagation on the CNF already checks a full line
+    const at = words * index;
+    // Most often the line is as its last solve left it (its own deductions marked it again).
+    if (sameWords(fixpointSets, at, sets, words)) return true;
+    const found = this.setCache.lookup(index, sets, solvedSets);
+    let feasible = found === CACHE_HIT;
+    if (found === CACHE_MISS) {
+      this.solves++;
+      feasible = this.solver.solveLineSets(this.clues[index]!, n, sets, stride, solvedSets);
+      this.setCache.store(index, sets, feasible ? solvedSets : null);
+    }
+    if (feasible) {
+      fixpointSets.set(solvedSets, at);
+      if (sameWords(solvedSets, 0, sets, words)) return true;
+      unsetLine(this.line, n, solvedSets, stride);
+    }
+    unsetLine(this.before, n, sets, stride);
+    return this.explainLine(index, host, n, first, step, feasible);
+  }
+
+  /** A line longer than MULTI_MAX cells: copied cell by cell, its last fixpoint kept as a hash. */
   private solveArrayLine(index: number, host: TheoryHost, n: number, first: number, step: number): boolean {
     const { line, before } = this;
     let known = 0;
@@ -217,8 +281,8 @@ export class LineTheory implements Theory {
   }
 
   /**
-   * Solves `line` (longer than masks hold) in place, through a cache: such solves cost far more
-   * than a lookup, where for lines that masks hold the lookup costs as much as a solve.
+   * Solves `line` (longer than MULTI_MAX cells) in place, through a cache: such solves cost far
+   * more than a lookup, where for lines that masks hold the lookup costs as much as a solve.
    */
   private solveCached(index: number, clue: Int32Array, n: number): boolean {
     const line = this.line;
@@ -229,5 +293,14 @@ export class LineTheory implements Theory {
     const feasible = this.solver.solve(clue, line, n);
     this.cache.store(index, feasible ? line : null, n);
     return feasible;
+  }
+}
+
+/** Writes a line given as bit sets (FILLED words, then EMPTY words from `stride`) into `line` as cell codes. */
+function unsetLine(line: Uint8Array, n: number, sets: Int32Array, stride: number): void {
+  for (let i = 0; i < n; i++) {
+    const word = (i / 31) | 0;
+    const bit = i - 31 * word;
+    line[i] = ((sets[word]! >>> bit) & 1) === 1 ? FILLED : ((sets[stride + word]! >>> bit) & 1) === 1 ? EMPTY : UNKNOWN;
   }
 }
