@@ -1,6 +1,6 @@
 /**
  * Caches of line-solver results, so that the same state of the same line is solved only once.
- * Both forget everything when full (states met again are simply solved again): an age-aware
+ * All three forget everything when full (states met again are simply solved again): an age-aware
  * eviction would cost more bookkeeping than it saves on a search's recurring states.
  */
 
