@@ -223,7 +223,12 @@ export class SetLineCache {
 function hashSets(tag: number, key: Int32Array, words: number): number {
   let h = Math.imul(tag, 0x9e3779b1);
   for (let i = 0; i < words; i++) h = Math.imul(h ^ (h >>> 15) ^ key[i]!, 0x85ebca77);
+  // A multiplication moves bits only upwards: mix the last word's high bits down to the slot bits.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
