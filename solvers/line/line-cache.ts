@@ -119,8 +119,7 @@ function hash(line: number, filledLo: number, filledHi: number, emptyLo: number,
   h = Math.imul(h ^ (h >>> 15) ^ filledHi, 0x85ebca77);
   h = Math.imul(h ^ (h >>> 13) ^ emptyLo, 0xc2b2ae3d);
   h = Math.imul(h ^ (h >>> 16) ^ emptyHi, 0x27d4eb2f);
-  h ^= h >>> 15;
-  return h >>> 0;
+  return finish(h);
 }
 
 /** Words of a SetLineCache table kept before it is emptied (32 MB). */
@@ -223,7 +222,11 @@ export class SetLineCache {
 function hashSets(tag: number, key: Int32Array, words: number): number {
   let h = Math.imul(tag, 0x9e3779b1);
   for (let i = 0; i < words; i++) h = Math.imul(h ^ (h >>> 15) ^ key[i]!, 0x85ebca77);
-  // A multiplication moves bits only upwards: mix the last word's high bits down to the slot bits.
+  return finish(h);
+}
+
+/** A multiplication moves bits only upwards: this mixes the last word's high bits down to the slot bits (murmur3's finalizer). */
+function finish(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
