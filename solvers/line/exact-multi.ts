@@ -15,6 +15,25 @@ export const MULTI_MAX = 8 * 31 - 1;
 /** Words of a bit set of this form for a line of n cells (positions 0 … n). */
 export const setWords = (n: number): number => Math.ceil((n + 1) / 31);
 
+/** Writes a line given as bit sets (FILLED words, then EMPTY words from `stride`) into `line` as cell codes. */
+export function setsToCells(sets: Int32Array, stride: number, line: Uint8Array, n: number): void {
+  for (let c = 0; c < n; c++) {
+    const word = (c / 31) | 0;
+    const bit = c - 31 * word;
+    line[c] = ((sets[word]! >>> bit) & 1) === 1 ? FILLED : ((sets[stride + word]! >>> bit) & 1) === 1 ? EMPTY : UNKNOWN;
+  }
+}
+
+/** Writes the n cells of `line` into `sets` as bit sets, the other words of both sets zero. */
+export function cellsToSets(line: Uint8Array, n: number, sets: Int32Array, stride: number): void {
+  sets.fill(0, 0, 2 * stride);
+  for (let c = 0; c < n; c++) {
+    const word = (c / 31) | 0;
+    if (line[c] === FILLED) sets[word]! |= 1 << (c - 31 * word);
+    else if (line[c] === EMPTY) sets[stride + word]! |= 1 << (c - 31 * word);
+  }
+}
+
 const WORD = 0x7fffffff;
 
 // Slots of the scratch, each W words; the rows (prefix, suffix, fit) follow them.

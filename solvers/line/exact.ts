@@ -1,7 +1,7 @@
 import { EMPTY, FILLED, UNKNOWN, type Clue } from '../../corpus/model.js';
 import { lineClue, type LineSolver } from './line-solver.js';
 import { solveWide, WIDE_MAX, WideScratch } from './exact-wide.js';
-import { MULTI_MAX, MultiWordLines } from './exact-multi.js';
+import { MULTI_MAX, MultiWordLines, cellsToSets, setsToCells } from './exact-multi.js';
 
 /**
  * The exact line solver: finds every cell that all placements of the clue consistent with the known
@@ -134,18 +134,9 @@ export class ExactLineSolver implements LineSolver {
   private solveSetsByTables(clue: Int32Array, n: number, sets: Int32Array, stride: number, out: Int32Array): boolean {
     if (this.setCells.length < n) this.setCells = new Uint8Array(Math.max(n, 2 * this.setCells.length));
     const line = this.setCells;
-    for (let c = 0; c < n; c++) {
-      const word = (c / 31) | 0;
-      const bit = c - 31 * word;
-      line[c] = ((sets[word]! >>> bit) & 1) === 1 ? FILLED : ((sets[stride + word]! >>> bit) & 1) === 1 ? EMPTY : UNKNOWN;
-    }
+    setsToCells(sets, stride, line, n);
     if (!this.solveTables(clue, line, n, clue.length)) return false;
-    out.fill(0);
-    for (let c = 0; c < n; c++) {
-      const word = (c / 31) | 0;
-      if (line[c] === FILLED) out[word]! |= 1 << (c - 31 * word);
-      else if (line[c] === EMPTY) out[stride + word]! |= 1 << (c - 31 * word);
-    }
+    cellsToSets(line, n, out, stride);
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { EMPTY, FILLED, UNKNOWN, type Puzzle } from '../../../corpus/model.js';
 import { ExactLineSolver } from '../../line/exact.js';
-import { MULTI_MAX, setWords } from '../../line/exact-multi.js';
+import { MULTI_MAX, setWords, setsToCells } from '../../line/exact-multi.js';
 import { LineExplainer } from '../../line/explain.js';
 import { lineClue } from '../../line/line-solver.js';
 import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, CACHE_MISS, SetLineCache, sameWords } from '../../line/line-cache.js';
@@ -212,9 +212,9 @@ export class LineTheory implements Theory {
     if (feasible) {
       fixpointSets.set(solvedSets, at);
       if (sameWords(solvedSets, 0, sets, words)) return true;
-      unsetLine(this.line, n, solvedSets, stride);
+      setsToCells(solvedSets, stride, this.line, n);
     }
-    unsetLine(this.before, n, sets, stride);
+    setsToCells(sets, stride, this.before, n);
     return this.explainLine(index, host, n, first, step, feasible);
   }
 
@@ -296,11 +296,3 @@ export class LineTheory implements Theory {
   }
 }
 
-/** Writes a line given as bit sets (FILLED words, then EMPTY words from `stride`) into `line` as cell codes. */
-function unsetLine(line: Uint8Array, n: number, sets: Int32Array, stride: number): void {
-  for (let i = 0; i < n; i++) {
-    const word = (i / 31) | 0;
-    const bit = i - 31 * word;
-    line[i] = ((sets[word]! >>> bit) & 1) === 1 ? FILLED : ((sets[stride + word]! >>> bit) & 1) === 1 ? EMPTY : UNKNOWN;
-  }
-}
