@@ -52,21 +52,72 @@ export function clip(text: string): string {
   return `${cut}…`;
 }
 
-/** Collects several problems of one file, so a user sees them all at once. */
+/** Most problems reported for one file: a badly damaged file must not flood the output. */
+export const MAX_FILE_PROBLEMS = 10;
+
+/** The line that stands for `count` problems not reported one by one. */
+export const moreProblems = (file: string, count: number) =>
+  new InputError(file, 0, `… and ${count} more problem${count === 1 ? '' : 's'}`);
+
+/**
+ * Collects several problems of one file, so a user sees them all at once: at most MAX_FILE_PROBLEMS
+ * of them, and `more` counts the rest (see ProblemLog).
+ */
 export class InputErrors extends Error {
   override readonly name = 'InputErrors';
-  constructor(readonly problems: InputError[]) {
-    const message = problems.map((p) => p.message).join('\n');
+  constructor(
+    readonly problems: InputError[],
+    readonly more = 0,
+  ) {
+    const lines = problems.map((p) => p.message);
+    if (more > 0 && problems.length) lines.push(moreProblems(problems[0]!.file, more).message);
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0; // as InputError
-    super(message);
+    super(lines.join('\n'));
     Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * The problems of one file as they are found: the first MAX_FILE_PROBLEMS are kept, the rest only
+ * counted, so a file of millions of bad lines costs a count, not a million messages.
+ */
+export class ProblemLog {
+  readonly kept: InputError[] = [];
+  more = 0;
+  get full(): boolean {
+    return this.kept.length >= MAX_FILE_PROBLEMS;
+  }
+  get empty(): boolean {
+    return this.kept.length === 0 && this.more === 0;
+  }
+  /** Records a problem; its InputError is only made when it is kept. */
+  add(file: string, line: number, detail: string): void {
+    if (this.full) this.more++;
+    else this.kept.push(new InputError(file, line, detail));
+  }
+  push(problem: InputError): void {
+    if (this.full) this.more++;
+    else this.kept.push(problem);
+  }
+  /** Records the problems an InputError or InputErrors carries; false (nothing recorded) for any other error. */
+  absorb(err: unknown): boolean {
+    if (err instanceof InputError) this.push(err);
+    else if (err instanceof InputErrors) {
+      for (const p of err.problems) this.push(p);
+      this.more += err.more;
+    } else return false;
+    return true;
+  }
+  /** The problems as one error, to throw. */
+  error(): InputErrors {
+    return new InputErrors(this.kept, this.more);
   }
 }
 
 /** The problems carried by an error thrown while reading input files, or null if it is some other failure. */
 export function inputProblems(err: unknown): InputError[] | null {
-  if (err instanceof InputErrors) return err.problems;
+  if (err instanceof InputErrors) return err.more > 0 && err.problems.length ? [...err.problems, moreProblems(err.problems[0]!.file, err.more)] : err.problems;
   if (err instanceof InputError) return [err];
   return null;
 }

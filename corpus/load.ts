@@ -1,14 +1,15 @@
 import { appendAll } from './append.js';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { cannotRead, clip, InputError, InputErrors, inputProblems, unreadableReason } from './errors.js';
+import { cannotRead, clip, InputError, InputErrors, moreProblems, ProblemLog, unreadableReason } from './errors.js';
 import { detectFormat, readRawPuzzles, UNKNOWN_FORMAT_MESSAGE } from './formats/index.js';
 import { looksLikeTournament } from './formats/tournament.js';
 import { decodeText } from './formats/text.js';
 import type { Puzzle } from './model.js';
-import { buildPuzzle, type LoadOptions, type RawPuzzle } from './validate.js';
+import { buildPuzzle, type LoadOptions, type MemberRange, type RawPuzzle, type WantedPuzzles } from './validate.js';
 
-export type { LoadOptions } from './validate.js';
+export type { LoadOptions, MemberRange } from './validate.js';
+export { MAX_FILE_PROBLEMS } from './errors.js';
 
 /**
  * Loading puzzles from paths: files in any supported format, `FILE#N` members of bundles, and
@@ -29,46 +30,66 @@ export function displayPath(path: string): string {
   return rel.split(sep).join('/');
 }
 
-/** Members of a bundle, 1-based and inclusive: `FILE#N` is N to N, `FILE#A-B` is A to B. */
-export interface MemberRange {
-  first: number;
-  last: number;
-}
-
-/** Splits `FILE#N` or `FILE#A-B` into the file and its members (a real file whose name has `#` wins). */
+/**
+ * Splits `FILE#N` or `FILE#A-B` into the file and its members (a real file whose name has `#` wins).
+ * The `s` flag: a file name may hold a line break or U+2028, which `.` does not match without it.
+ */
 export function splitMemberPath(path: string): { file: string; members?: MemberRange } {
-  const m = /^(.*)#(\d+)(?:-(\d+))?$/.exec(path);
+  const m = /^(.*)#(\d+)(?:-(\d+))?$/s.exec(path);
   if (!m || existsSync(path)) return { file: path };
-  return { file: m[1]!, members: { first: Number(m[2]), last: Number(m[3] ?? m[2]) } };
+  return { file: m[1]!, members: { first: Number(m[2]), last: Number(m[3] ?? m[2]), text: m[3] === undefined ? m[2]! : `${m[2]}-${m[3]}` } };
 }
 
-const rangeText = ({ first, last }: MemberRange) => (first === last ? `#${first}` : `#${first}-${last}`);
+/** `#N` or `#A-B` as the user wrote it: a huge number would print rounded, as 1e+23. */
+const rangeText = ({ first, last, text }: MemberRange) => `#${clip(text ?? (first === last ? `${first}` : `${first}-${last}`))}`;
 
-const SOLUTIONS_NAME = /solutions?\.txt$/i;
-const SKIPPED_NAMES = /^(readme|license|licence|copying|notice|authors|changelog)(\.|$)/i;
+/** A solutions file by its name: `solutions.txt` or `solution.txt` after a non-letter (`taai-solutions.txt`, not `resolution.txt`). */
+const SOLUTIONS_NAME = /(?:^|[^a-z])solutions?\.txt$/i;
 
-/** Whether a directory walk picks a file up: puzzle extensions, and `.txt` only for tournament files. */
+/** Whether a file is a tournament solutions file: by its name, or as the companion of a sibling `…questions.txt` (companionSolutions). */
+function isSolutionsName(file: string): boolean {
+  const name = basename(file);
+  if (SOLUTIONS_NAME.test(name)) return true;
+  const questions = name.replace(/solutions(\.txt)$/i, (_m, ext: string) => `questions${ext}`);
+  return questions !== name && existsSync(join(dirname(file), questions));
+}
+
+/** Notes that may start with `$` (a price, a shell prompt): never taken for tournament `.txt` files in a folder walk. */
+const NOTE_NAMES = /^(readme|license|licence|copying|notice|authors|changelog)(\.|$)/i;
+
+/**
+ * Whether a directory walk picks a file up: every file with a puzzle extension; a `.txt` only when it is
+ * a tournament file (its first non-blank character is `$`) and neither a solutions file nor a note.
+ */
 function isPuzzleFile(path: string): boolean {
   const name = basename(path);
-  if (name.startsWith('.') || SKIPPED_NAMES.test(name)) return false;
+  if (name.startsWith('.')) return false;
   const ext = extname(name).toLowerCase();
   if (ext === '.non' || ext === '.nonpack' || ext === '.xml' || ext === '.json') return true;
   // Companion solutions are read with their questions file, not as puzzles.
-  if (ext !== '.txt' || SOLUTIONS_NAME.test(name)) return false;
+  if (ext !== '.txt' || isSolutionsName(path) || NOTE_NAMES.test(name)) return false;
   try {
-    return looksLikeTournament(readHead(path));
+    const head = readHead(path);
+    if (head === undefined) return false; // binary data
+    // Blank lines to the end of the head: undecided, so loading decides, as it does for the file named alone.
+    if (head.text.trim() === '') return head.cut;
+    return looksLikeTournament(head.text);
   } catch {
     return true; // unreadable: let loading report it rather than skip it silently
   }
 }
 
-/** The first bytes of a file: enough to tell a tournament file by its leading `$`. */
-function readHead(path: string): string {
+/** Bytes read to tell a tournament `.txt` by its first non-blank character, past any leading blank lines. */
+const HEAD_BYTES = 4096;
+
+/** The text of a file's first HEAD_BYTES bytes, and whether the file goes on; undefined for binary data. */
+function readHead(path: string): { text: string; cut: boolean } | undefined {
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(64);
+    const buf = Buffer.alloc(HEAD_BYTES + 1);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return decodeText(buf.subarray(0, n)) ?? '';
+    const text = decodeText(buf.subarray(0, Math.min(n, HEAD_BYTES)));
+    return text === undefined ? undefined : { text, cut: n > HEAD_BYTES };
   } finally {
     closeSync(fd);
   }
@@ -176,9 +197,6 @@ interface FileResult {
   errors: InputError[];
 }
 
-/** Most problems reported for one file: a badly damaged file must not flood the output. */
-export const MAX_FILE_PROBLEMS = 10;
-
 /**
  * The puzzles already loaded, by real path and member number: a file reached twice (named twice, through
  * a link, or both by itself and inside a named folder) is loaded once, where it is first met.
@@ -193,16 +211,20 @@ function realPathOf(file: string): string {
   }
 }
 
-/** Loads one file (or one member of it); problems are returned, never thrown. */
+/**
+ * Loads one file (or some members of it); problems are returned, never thrown: at most
+ * MAX_FILE_PROBLEMS of them, then one line counting the rest (ProblemLog).
+ */
 function loadFile(file: string, members: MemberRange | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const shown = displayPath(file);
   const real = realPathOf(file);
-  const errors: InputError[] = [];
+  const log = new ProblemLog();
   const puzzles: Puzzle[] = [];
   const collect = (err: unknown) => {
     // Anything else is a bug or an exhausted resource: still one line for this file, and the load goes on.
+    if (log.absorb(err)) return;
     const message = err instanceof Error ? err.message : String(err);
-    appendAll(errors, inputProblems(err) ?? [new InputError(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`)]);
+    log.add(shown, 0, `cannot read the file (unexpected error: ${clip(message)})`);
   };
   try {
     const text = readText(file, shown);
@@ -210,7 +232,7 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
     if (!format) throw new InputError(shown, 0, UNKNOWN_FORMAT_MESSAGE);
     let solutions: { text: string; file: string } | undefined;
     if (format === 'tournament') {
-      if (SOLUTIONS_NAME.test(basename(file)) && options.solutions === undefined)
+      if (isSolutionsName(file) && options.solutions === undefined)
         throw new InputError(shown, 0, 'this is a solutions file: load its questions file, which attaches it');
       const solutionsFile = options.solutions ?? companionSolutions(file);
       if (solutionsFile !== undefined) {
@@ -218,21 +240,23 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
         solutions = { text: readText(solutionsFile, solutionsShown), file: solutionsShown };
       }
     }
-    const raws = readRawPuzzles(text, shown, solutions ? { format, solutions } : { format });
+    // Only the puzzles to build keep their problems: those asked for and not loaded before.
+    const skipped = (k: number) => (members !== undefined && (k < members.first - 1 || k > members.last - 1)) || loaded.has(`${real}#${k + 1}`);
+    const read = (wanted?: WantedPuzzles) => readRawPuzzles(text, shown, { format, ...(solutions ? { solutions } : {}), ...(wanted ? { wanted } : {}) });
+    const raws = read((k) => !skipped(k));
     if (raws.length === 0) throw new InputError(shown, 0, 'no puzzle found');
     const many = raws.length > 1;
     if (members !== undefined && (members.first < 1 || members.last > raws.length || members.first > members.last)) {
-      // A file none of whose puzzles reads is better described by what is wrong with it.
-      const problems = problemsIfNoneBuilds(raws, options);
-      if (problems) throw new InputErrors(problems);
+      // A file none of whose puzzles reads is better described by what is wrong with it (read again,
+      // keeping the problems of every member this time).
+      const problems = problemsIfNoneBuilds(read(), options);
+      if (problems) throw problems.error();
       const what = members.first > members.last ? `puzzles ${rangeText(members)} (an empty range)` : `puzzle ${rangeText(members)}`;
       throw new InputError(shown, 0, `no ${what}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
     }
     raws.forEach((raw, k) => {
-      if (members !== undefined && (k < members.first - 1 || k > members.last - 1)) return;
-      const key = `${real}#${k + 1}`;
-      if (loaded.has(key)) return;
-      loaded.add(key);
+      if (skipped(k)) return;
+      loaded.add(`${real}#${k + 1}`);
       try {
         const puzzle = buildPuzzle(raw, options);
         puzzle.meta.source = many ? `${shown}#${k + 1}` : shown;
@@ -244,27 +268,23 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
   } catch (err) {
     collect(err);
   }
-  if (errors.length > MAX_FILE_PROBLEMS) {
-    const more = errors.length - MAX_FILE_PROBLEMS;
-    errors.splice(MAX_FILE_PROBLEMS, more, new InputError(shown, 0, `… and ${more} more problem${more === 1 ? '' : 's'}`));
-  }
+  const errors = log.kept;
+  if (log.more > 0) errors.push(moreProblems(shown, log.more));
   return { puzzles, errors };
 }
 
 /** The problems of a file's puzzles when none of them builds; undefined as soon as one does. */
-function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): InputError[] | undefined {
-  const problems: InputError[] = [];
+function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): ProblemLog | undefined {
+  const log = new ProblemLog();
   for (const raw of raws) {
     try {
       buildPuzzle(raw, options);
       return undefined;
     } catch (err) {
-      const found = inputProblems(err);
-      if (!found) throw err;
-      appendAll(problems, found);
+      if (!log.absorb(err)) throw err;
     }
   }
-  return problems;
+  return log;
 }
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */

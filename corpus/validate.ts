@@ -1,5 +1,4 @@
-import { appendAll } from './append.js';
-import { clip, InputError, InputErrors } from './errors.js';
+import { clip, InputError, MAX_FILE_PROBLEMS, ProblemLog } from './errors.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
 
@@ -70,14 +69,59 @@ export interface RawPuzzle {
   meta: PuzzleMeta;
   /** Problems the reader already found (syntax, colour); reported together with the checks below. */
   problems: InputError[];
+  /** Further problems the reader found once its file's budget was spent: counted, not kept. */
+  more: number;
+  /** The budget shared by the puzzles of its file (see addProblem). */
+  budget: ProblemBudget;
   /** Set by readers when their problems make every further check noise (a colour puzzle, an unreadable layout). */
   fatal?: boolean;
 }
 
-export function newRawPuzzle(file: string, line: number, label?: string): RawPuzzle {
-  const raw: RawPuzzle = { file, line, meta: {}, problems: [] };
+/** Members of a bundle, 1-based and inclusive: `FILE#N` is N to N, `FILE#A-B` is A to B. */
+export interface MemberRange {
+  first: number;
+  last: number;
+  /** `N` or `A-B` as written, for messages. */
+  text?: string;
+}
+
+/** How many more problems the readers of one file may keep as messages. */
+export interface ProblemBudget {
+  left: number;
+}
+
+/** Which puzzles of a file, by 0-based index, will be built (and so have their problems reported). */
+export type WantedPuzzles = (index: number) => boolean;
+
+/**
+ * The budget of each puzzle of a file, by its 0-based index: one shared by the puzzles that will be
+ * built (all, or those `wanted` says), so a file of millions of bad lines or members keeps
+ * MAX_FILE_PROBLEMS messages; none for the others, whose problems are never reported.
+ */
+export function problemBudgets(wanted?: WantedPuzzles): (index: number) => ProblemBudget {
+  const shared: ProblemBudget = { left: MAX_FILE_PROBLEMS };
+  const none: ProblemBudget = { left: 0 };
+  return (k) => (wanted === undefined || wanted(k) ? shared : none);
+}
+
+export function newRawPuzzle(file: string, line: number, label?: string, budget: ProblemBudget = { left: MAX_FILE_PROBLEMS }): RawPuzzle {
+  const raw: RawPuzzle = { file, line, meta: {}, problems: [], more: 0, budget };
   if (label) raw.label = label;
   return raw;
+}
+
+/** Records a problem a reader found at a line of its file: kept while the file's budget lasts, else only counted. */
+export function addProblem(raw: RawPuzzle, line: number, detail: string): void {
+  if (raw.budget.left > 0) keepProblem(raw, new InputError(raw.file, line, detail));
+  else raw.more++;
+}
+
+/** Records a problem already made (one of another file, such as a tournament solutions file), as addProblem does. */
+export function keepProblem(raw: RawPuzzle, problem: InputError): void {
+  if (raw.budget.left > 0) {
+    raw.budget.left--;
+    raw.problems.push(problem);
+  } else raw.more++;
 }
 
 export const COLOUR_MESSAGE = 'colour puzzles are not supported';
@@ -88,9 +132,7 @@ export const COLOUR_MESSAGE = 'colour puzzles are not supported';
  */
 export function problemReporter(raw: RawPuzzle): { problem: (line: number, detail: string) => void; colour: (line: number) => void } {
   let colourReported = false;
-  const problem = (line: number, detail: string) => {
-    raw.problems.push(new InputError(raw.file, line, detail));
-  };
+  const problem = (line: number, detail: string) => addProblem(raw, line, detail);
   const colour = (line: number) => {
     if (!colourReported) problem(line, COLOUR_MESSAGE);
     colourReported = raw.fatal = true;
@@ -101,23 +143,37 @@ export function problemReporter(raw: RawPuzzle): { problem: (line: number, detai
 /** A clue as written in messages (cut when very long). */
 const clueText = (clue: Clue) => (clue.length ? clip(clue.join(',')) : '0');
 
+/**
+ * A clue line written as text, split into items each time they are read: a block refused for its
+ * length is never split, and a file of millions of lines does not keep millions of item lists.
+ */
+class TextClueLine implements RawClueLine {
+  constructor(
+    readonly line: number,
+    private readonly text: string,
+  ) {}
+  get items(): RawItem[] {
+    const line = this.line;
+    return this.text
+      .split(/[\s,]+/)
+      .filter((t) => t !== '')
+      .map((t) => ({ text: t, line }));
+  }
+}
+
 /** Splits a clue line written as text (`3,1,2`, `3 1 2`, tab-separated; blank or `0` = empty). */
 export function splitClueText(text: string, line: number): RawClueLine {
-  const items = text
-    .split(/[\s,]+/)
-    .filter((t) => t !== '')
-    .map((t) => ({ text: t, line }));
-  return { line, items };
+  return new TextClueLine(line, text);
 }
 
 /** A clue line written with colour letters (`3b,1d`), the nonogram-db colour extension. */
 export const hasColourItems = (cl: RawClueLine) => cl.items.some((it) => /^\d+[a-zA-Z]$/.test(it.text));
 
 class Problems {
-  readonly list: InputError[] = [];
+  readonly log = new ProblemLog();
   constructor(private readonly raw: RawPuzzle) {}
   at(line: number, detail: string, file = this.raw.file): void {
-    this.list.push(new InputError(file, line, detail));
+    this.log.add(file, line, detail);
   }
   /** A problem of the puzzle as a whole: at its first line, named when it is one of several. */
   whole(detail: string): void {
@@ -150,7 +206,8 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
   block.lines.forEach((cl, i) => {
     const clue: Clue = [];
     let zeroReported = false;
-    for (const it of cl.items) {
+    const items = cl.items;
+    for (const it of items) {
       const where = `${kind} ${i + 1}`;
       if (/^\d+$/.test(it.text)) {
         const n = Number(it.text);
@@ -160,9 +217,9 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
           p.at(it.line, `${where}: clue ${clip(it.text)} is too large`);
           ok = false;
         } else if (n > 0) clue.push(n);
-        else if (cl.items.length > 1) {
+        else if (items.length > 1) {
           // Once per clue: the message quotes the whole clue, so a second 0 would repeat it word for word.
-          if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(cl.items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
+          if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
           zeroReported = true;
           ok = false;
         }
@@ -255,8 +312,9 @@ function parseGoal(p: Problems, goal: RawGoal, width: number, height: number): U
 export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
   const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
   const p = new Problems(raw);
-  appendAll(p.list, raw.problems);
-  if (raw.fatal && p.list.length) throw new InputErrors(p.list);
+  for (const problem of raw.problems) p.log.push(problem);
+  p.log.more += raw.more;
+  if (raw.fatal && !p.log.empty) throw p.log.error();
 
   if (!raw.rows) p.whole('missing rows');
   if (!raw.columns) p.whole('missing columns');
@@ -264,14 +322,20 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
   let width: number | undefined;
   let height: number | undefined;
   let countsOk = true;
+  // A block refused as a whole is not read item by item: millions of lines over the limit would only add noise.
+  let readRows = raw.rows !== undefined;
+  let readColumns = raw.columns !== undefined;
   if (raw.implicitSize) {
     // The size is the number of clue lines; only the limit applies.
     for (const [name, block] of [['width', raw.columns], ['height', raw.rows]] as const) {
       if (!block) continue;
       const n = block.lines.length;
       if (n === 0) p.at(block.line, `${name === 'width' ? 'columns' : 'rows'}: no clue lines`);
-      else if (n > maxSize) p.at(block.line, `${name} ${n} is above the limit of ${maxSize} (raise it with --max-size)`);
-      else if (name === 'width') width = n;
+      else if (n > maxSize) {
+        p.at(block.line, `${name} ${n} is above the limit of ${maxSize} (raise it with --max-size)`);
+        if (name === 'width') readColumns = false;
+        else readRows = false;
+      } else if (name === 'width') width = n;
       else height = n;
     }
     // Formats with optional explicit sizes (JSON) check them against the clue counts.
@@ -284,9 +348,9 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
     if (raw.columns && width !== undefined) countsOk = checkCount(p, 'columns', raw.columns, width, 'width') && countsOk;
   }
 
-  const rows = raw.rows ? parseBlock(p, 'row', raw.rows) : undefined;
-  const columns = raw.columns ? parseBlock(p, 'column', raw.columns) : undefined;
-  if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw new InputErrors(p.list);
+  const rows = readRows ? parseBlock(p, 'row', raw.rows!) : undefined;
+  const columns = readColumns ? parseBlock(p, 'column', raw.columns!) : undefined;
+  if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw p.log.error();
 
   const fits = checkFits(p, 'row', rows, raw.rows!, width) && checkFits(p, 'column', columns, raw.columns!, height);
   if (fits) {
@@ -299,7 +363,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
   const puzzle = makePuzzle(rows, columns, { ...raw.meta });
   if (raw.goal) {
     const goal = parseGoal(p, raw.goal, width, height);
-    if (goal && p.list.length === 0) {
+    if (goal && p.log.empty) {
       const first = verifyGrid(puzzle, goal)[0];
       if (first) {
         // External solutions are the suspect: point into their file; an own goal: point at the clue it breaks.
@@ -315,7 +379,7 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
       } else puzzle.goal = goal;
     }
   }
-  if (p.list.length) throw new InputErrors(p.list);
+  if (!p.log.empty) throw p.log.error();
   return puzzle;
 }
 
@@ -328,18 +392,17 @@ function checkExplicit(p: Problems, name: 'width' | 'height', v: RawValue, actua
   return true;
 }
 
-/** Builds each raw puzzle, collecting the problems of all of them into one InputErrors. */
+/** Builds each raw puzzle, collecting the problems of all of them (as a ProblemLog does) into one InputErrors. */
 export function buildPuzzles(raws: RawPuzzle[], options: LoadOptions = {}): Puzzle[] {
   const puzzles: Puzzle[] = [];
-  const problems: InputError[] = [];
+  const log = new ProblemLog();
   for (const raw of raws) {
     try {
       puzzles.push(buildPuzzle(raw, options));
     } catch (err) {
-      if (err instanceof InputErrors) appendAll(problems, err.problems);
-      else throw err;
+      if (!log.absorb(err)) throw err;
     }
   }
-  if (problems.length) throw new InputErrors(problems);
+  if (!log.empty) throw log.error();
   return puzzles;
 }

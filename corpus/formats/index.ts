@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
-import { buildPuzzles, type LoadOptions, type RawPuzzle } from '../validate.js';
+import { buildPuzzles, type LoadOptions, type RawPuzzle, type WantedPuzzles } from '../validate.js';
 import { readJsonPuzzles, writeJson, writeJsonBundle } from './json.js';
 import { readNon, writeNon, writeNonBundle } from './non.js';
 import { looksLikeTournament, readTournament } from './tournament.js';
@@ -53,6 +53,8 @@ export interface ReadOptions {
   format?: PuzzleFormat;
   /** Tournament format: the companion solutions to attach. */
   solutions?: { text: string; file: string };
+  /** The puzzles that will be built (those of `FILE#N` not loaded before): only their problems are kept (see problemBudgets). */
+  wanted?: WantedPuzzles;
 }
 
 /** Reads a text into raw (unchecked) puzzles; throws InputError for an unknown format or a syntax error. */
@@ -60,13 +62,13 @@ export function readRawPuzzles(text: string, file: string, options: ReadOptions 
   const format = options.format ?? detectFormat(file, text);
   switch (format) {
     case 'non':
-      return readNon(text, file);
+      return readNon(text, file, options.wanted);
     case 'xml':
-      return readWebpbnXml(text, file);
+      return readWebpbnXml(text, file, options.wanted);
     case 'json':
-      return readJsonPuzzles(text, file);
+      return readJsonPuzzles(text, file, options.wanted);
     case 'tournament':
-      return readTournament(text, file, options.solutions);
+      return readTournament(text, file, options.solutions, options.wanted);
     default:
       throw new InputError(file, 0, UNKNOWN_FORMAT_MESSAGE);
   }

@@ -2,7 +2,9 @@ import { InputError } from '../errors.js';
 import { gridToRows } from '../grid.js';
 import type { Puzzle, PuzzleMeta } from '../model.js';
 import {
+  addProblem,
   buildPuzzles,
+  problemBudgets,
   problemReporter,
   hasColourItems,
   newRawPuzzle,
@@ -11,6 +13,7 @@ import {
   type RawBlock,
   type RawClueLine,
   type RawPuzzle,
+  type WantedPuzzles,
 } from '../validate.js';
 import { readJson, type JsonNode } from './json-reader.js';
 
@@ -34,16 +37,17 @@ const COLOUR_KEYS = new Set(['color', 'colour', 'colors', 'colours']);
 /** The keys whose value is read (others are ignored, duplicates too). */
 const READ_KEYS = new Set(['rows', 'columns', 'width', 'height', 'goal', ...Object.keys(META_KEYS)]);
 
-/** Reads a JSON text (one puzzle object or an array of them) into raw puzzles. */
-export function readJsonPuzzles(text: string, file: string): RawPuzzle[] {
+/** Reads a JSON text (one puzzle object or an array of them) into raw puzzles; `wanted` as for readNon. */
+export function readJsonPuzzles(text: string, file: string, wanted?: WantedPuzzles): RawPuzzle[] {
   const root = readJson(text, file);
-  if (root.kind === 'object') return [readObject(root, newRawPuzzle(file, 0))];
+  const budget = problemBudgets(wanted);
+  if (root.kind === 'object') return [readObject(root, newRawPuzzle(file, 0, undefined, budget(0)))];
   if (root.kind !== 'array') throw new InputError(file, root.line, 'expected a puzzle object or an array of puzzle objects');
   if (root.items.length === 0) throw new InputError(file, root.line, 'the array holds no puzzles');
   return root.items.map((item, k) => {
-    const raw = newRawPuzzle(file, item.line, root.items.length > 1 ? `puzzle ${k + 1}` : undefined);
+    const raw = newRawPuzzle(file, item.line, root.items.length > 1 ? `puzzle ${k + 1}` : undefined, budget(k));
     if (item.kind === 'object') return readObject(item, raw);
-    raw.problems.push(new InputError(file, item.line, `puzzle ${k + 1}: expected a puzzle object`));
+    addProblem(raw, item.line, `puzzle ${k + 1}: expected a puzzle object`);
     raw.fatal = true;
     return raw;
   });
@@ -64,7 +68,8 @@ function itemText(node: JsonNode): string {
 }
 
 function clueLine(node: JsonNode): RawClueLine {
-  if (node.kind === 'array') return { line: node.line, items: node.items.map((it) => ({ text: itemText(it), line: it.line })) };
+  // A number node already has the text and line of an item: reused, not copied (a clue may hold millions).
+  if (node.kind === 'array') return { line: node.line, items: node.items.map((it) => (it.kind === 'number' ? it : { text: itemText(it), line: it.line })) };
   if (node.kind === 'string') return splitClueText(node.value, node.line);
   return { line: node.line, items: [{ text: itemText(node), line: node.line }] };
 }

@@ -1,8 +1,10 @@
-import { clip, InputError } from '../errors.js';
+import { clip } from '../errors.js';
 import type { Clue, Puzzle, PuzzleMeta } from '../model.js';
 import { gridToRows } from '../grid.js';
 import {
+  addProblem,
   buildPuzzles,
+  problemBudgets,
   problemReporter,
   hasColourItems,
   newRawPuzzle,
@@ -11,6 +13,7 @@ import {
   type RawBlock,
   type RawClueLine,
   type RawPuzzle,
+  type WantedPuzzles,
 } from '../validate.js';
 import { decodeEntities, encodeNonString } from './entities.js';
 import { splitLines } from './text.js';
@@ -20,8 +23,12 @@ import { splitLines } from './text.js';
  * Keys are one per line; `rows` and `columns` are followed by one clue line per line of the puzzle.
  */
 
-/** A line starting with a word is a key (`width 5`, `rows`, or an unknown key to ignore). */
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)(?:\s+(.*))?$/;
+/**
+ * A line starting with a word is a key (`width 5`, `rows`, or an unknown key to ignore). The `s` flag
+ * lets `.` match U+2028 and U+2029, which `\s` also matches: without it a value holding one is refused,
+ * after backtracking through every split of the spaces before it (quadratic: minutes on a long line).
+ */
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)(?:\s+(.*))?$/s;
 const BUNDLE_DIVIDER = /^====\s*$/;
 
 const META_KEYS: Record<string, keyof PuzzleMeta> = {
@@ -67,22 +74,28 @@ function members(lines: string[]): Member[] {
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i === lines.length || BUNDLE_DIVIDER.test(lines[i]!.trim())) {
-      if (lines.slice(start, i).some((l) => l.trim() !== '')) found.push({ start, end: i });
+      let blank = true;
+      for (let j = start; j < i && blank; j++) blank = lines[j]!.trim() === '';
+      if (!blank) found.push({ start, end: i });
       start = i + 1;
     }
   }
   return found;
 }
 
-/** Reads a `.non` or `.nonpack` text into raw puzzles (one per bundle member), with line numbers. */
-export function readNon(text: string, file: string): RawPuzzle[] {
+/**
+ * Reads a `.non` or `.nonpack` text into raw puzzles (one per bundle member), with line numbers; only
+ * the members `wanted` names, when given, keep their problems (see problemBudgets).
+ */
+export function readNon(text: string, file: string, wanted?: WantedPuzzles): RawPuzzle[] {
   const lines = splitLines(text);
   const parts = members(lines);
+  const budget = problemBudgets(wanted);
   return parts.map((m, k) => {
     // Whole-puzzle problems of a bundle member point at its first non-blank line.
     let first = m.start;
     while (lines[first]!.trim() === '') first++;
-    const raw = parts.length > 1 ? newRawPuzzle(file, first + 1, `puzzle ${k + 1}`) : newRawPuzzle(file, 0);
+    const raw = parts.length > 1 ? newRawPuzzle(file, first + 1, `puzzle ${k + 1}`, budget(k)) : newRawPuzzle(file, 0, undefined, budget(k));
     readMember(lines, m, raw);
     return raw;
   });
@@ -108,7 +121,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     i++;
     if (text === '' || isComment(text)) continue;
     if (!key) {
-      raw.problems.push(new InputError(raw.file, lineNo, `clue line outside rows/columns: "${clip(text)}"`));
+      addProblem(raw, lineNo, `clue line outside rows/columns: "${clip(text)}"`);
       continue;
     }
     const rest = key[2] ?? '';
@@ -117,7 +130,7 @@ function readMember(lines: string[], m: Member, raw: RawPuzzle): void {
     if (['width', 'height', 'rows', 'columns', 'goal'].includes(name)) {
       const before = seen.get(name);
       if (before !== undefined) {
-        raw.problems.push(new InputError(raw.file, lineNo, `duplicate ${name} key (first on line ${before})`));
+        addProblem(raw, lineNo, `duplicate ${name} key (first on line ${before})`);
         // Skip a duplicate block's lines too, so they do not read as stray clues.
         if (name === 'rows' || name === 'columns') while (i < m.end && !endsBlock(i, 0, undefined)) i++;
         continue;

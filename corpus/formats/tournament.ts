@@ -1,14 +1,17 @@
-import { appendAll } from '../append.js';
 import { basename } from 'node:path';
 import { clip, InputError } from '../errors.js';
 import type { Puzzle } from '../model.js';
 import {
+  addProblem,
   buildPuzzles,
+  keepProblem,
   newRawPuzzle,
+  problemBudgets,
   splitClueText,
   type LoadOptions,
   type RawGoal,
   type RawPuzzle,
+  type WantedPuzzles,
 } from '../validate.js';
 import { splitLines } from './text.js';
 
@@ -27,7 +30,8 @@ interface Section {
   label: string;
   /** 1-based line of the `$` marker. */
   line: number;
-  lines: { text: string; line: number }[];
+  /** Its lines are the file's lines from index `line` to `end` (exclusive): kept as a range, not copied. */
+  end: number;
 }
 
 /** The sections after the first that repeat a label: their content is never read. */
@@ -47,12 +51,13 @@ interface Repeats {
  * an error. A label's repeats are counted, not kept (a file of millions of them must stay small in
  * memory), and stand as one entry where the first of them is.
  */
-function sections(text: string, file: string): (Section | Repeats)[] {
+function sections(text: string, file: string): { lines: string[]; found: (Section | Repeats)[] } {
   const found: (Section | Repeats)[] = [];
   const first = new Map<string, number>();
   const repeats = new Map<string, Repeats>();
   let current: Section | null = null;
-  splitLines(text).forEach((raw, i) => {
+  const lines = splitLines(text);
+  lines.forEach((raw, i) => {
     const m = MARKER.exec(raw.trim());
     if (m) {
       const label = m[1]!;
@@ -60,7 +65,7 @@ function sections(text: string, file: string): (Section | Repeats)[] {
       const before = first.get(label);
       if (before === undefined) {
         first.set(label, line);
-        current = { kind: 'section', label, line, lines: [] };
+        current = { kind: 'section', label, line, end: line };
         found.push(current);
         return;
       }
@@ -74,47 +79,58 @@ function sections(text: string, file: string): (Section | Repeats)[] {
         repeats.set(label, rep);
         found.push(rep);
       }
-    } else if (current) current.lines.push({ text: raw, line: i + 1 });
+    } else if (current) current.end = i + 1;
     else if (found.length === 0 && raw.trim() !== '') throw new InputError(file, i + 1, 'expected a "$N" line to start a puzzle');
   });
   if (found.length === 0) throw new InputError(file, 0, 'no puzzle found (no "$N" line)');
-  return found;
+  return { lines, found };
+}
+
+/** The end of a section without its trailing blank lines (found in place, never by copying: a file of many blank lines must stay linear). */
+function endOfContent(lines: string[], sec: Section): number {
+  let end = sec.end;
+  while (end > sec.line && lines[end - 1]!.trim() === '') end--;
+  return end;
 }
 
 /** True when a text looks like the tournament format: its first non-blank line is a `$` marker. */
 export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(/^\uFEFF/, ''));
 
-/** Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N. */
-export function readTournament(text: string, file: string, solutions?: { text: string; file: string }): RawPuzzle[] {
+/**
+ * Reads the puzzles of a tournament-format text; with a solutions text, attaches solution $N to puzzle $N.
+ * `wanted` as for readNon.
+ */
+export function readTournament(text: string, file: string, solutions?: { text: string; file: string }, wanted?: WantedPuzzles): RawPuzzle[] {
   const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file) : NO_SOLUTIONS;
-  return sections(text, file).map((sec) => {
+  const budget = problemBudgets(wanted);
+  const { lines, found } = sections(text, file);
+  return found.map((sec, k) => {
     if (sec.kind === 'repeats') {
       // Which of two a solution or a result belongs to is unknown: a repeat is reported, not read.
-      const raw = newRawPuzzle(file, sec.at, `$${clip(sec.label)}`);
-      raw.problems.push(duplicate(file, sec));
+      const raw = newRawPuzzle(file, sec.at, `$${clip(sec.label)}`, budget(k));
+      keepProblem(raw, duplicate(file, sec));
       raw.fatal = true;
       return raw;
     }
-    const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`);
+    const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`, budget(k));
     raw.implicitSize = true;
     raw.meta.catalogue = `${basename(file)} $${sec.label}`;
     // Labels are unique here, so each problem of the solutions file is reported once.
-    appendAll(raw.problems, problems.get(sec.label) ?? []);
+    for (const problem of problems.get(sec.label) ?? []) keepProblem(raw, problem);
     // Trailing blank lines separate puzzles, except one that an odd count shows to be the last row's empty clue.
-    let kept = sec.lines.length;
-    while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;
-    if (kept % 2 === 1 && kept < sec.lines.length) kept++;
-    const lines = sec.lines.slice(0, kept);
-    if (lines.length === 0 || lines.length % 2 === 1) {
-      raw.problems.push(
-        new InputError(file, sec.line, `$${clip(sec.label)}: ${lines.length} clue lines; expected N column clues then N row clues`),
-      );
+    let end = endOfContent(lines, sec);
+    if ((end - sec.line) % 2 === 1 && end < sec.end) end++;
+    const count = end - sec.line;
+    if (count === 0 || count % 2 === 1) {
+      addProblem(raw, sec.line, `$${clip(sec.label)}: ${count} clue lines; expected N column clues then N row clues`);
       raw.fatal = true;
       return raw;
     }
-    const n = lines.length / 2;
-    raw.columns = { line: sec.line, lines: lines.slice(0, n).map((l) => splitClueText(l.text, l.line)) };
-    raw.rows = { line: sec.line, lines: lines.slice(n).map((l) => splitClueText(l.text, l.line)) };
+    // Clue line i (0-based index into the file's lines) is line i + 1.
+    const clueLines = (from: number, to: number) => lines.slice(from, to).map((text, j) => splitClueText(text, from + j + 1));
+    const n = count / 2;
+    raw.columns = { line: sec.line, lines: clueLines(sec.line, sec.line + n) };
+    raw.rows = { line: sec.line, lines: clueLines(sec.line + n, end) };
     const goal = goals.get(sec.label);
     if (goal) raw.goal = goal;
     return raw;
@@ -138,20 +154,18 @@ const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
 function readSolutions(text: string, file: string): Solutions {
   const goals = new Map<string, RawGoal>();
   const problems = new Map<string, InputError[]>();
-  for (const sec of sections(text, file)) {
+  const { lines, found } = sections(text, file);
+  for (const sec of found) {
     if (sec.kind === 'repeats') {
       problems.set(sec.label, [duplicate(file, sec)]);
       continue;
     }
-    // Trimmed in place, never by copying: a file of many blank lines must stay linear.
-    let kept = sec.lines.length;
-    while (kept > 0 && sec.lines[kept - 1]!.text.trim() === '') kept--;
-    const lines = sec.lines.slice(0, kept);
+    const from = sec.line;
     goals.set(sec.label, {
       line: sec.line,
       file,
       label: `solution $${clip(sec.label)}`,
-      rows: lines.map((l) => ({ text: l.text.split(/[\s,]+/).join(''), line: l.line })),
+      rows: lines.slice(from, endOfContent(lines, sec)).map((text, j) => ({ text: text.split(/[\s,]+/).join(''), line: from + j + 1 })),
     });
   }
   return { goals, problems };

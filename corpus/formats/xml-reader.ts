@@ -59,7 +59,9 @@ export function readXml(source: string, file: string): XmlElement {
       const name = /&([^&;\s<]*);?$/.exec(text.slice(Math.max(0, parser.position - 80), parser.position))?.[1];
       fail(`undefined entity${name ? ` &${clip(name)};` : ''} (entities a DOCTYPE declares are not expanded)`);
     }
-    fail(message);
+    // Other messages may quote input (`duplicate attribute: NAME`, a name of any length): cut it, as every quote is.
+    const colon = message.indexOf(': ');
+    fail(colon < 0 ? clip(message) : `${message.slice(0, colon + 2)}${clip(message.slice(colon + 2))}`);
   });
   parser.on('opentagstart', () => {
     tagLine = parser.line;

@@ -3,12 +3,14 @@ import { FILLED, type Clue, type Puzzle } from '../model.js';
 import { escapeXml } from '../render.js';
 import {
   buildPuzzles,
+  problemBudgets,
   problemReporter,
   newRawPuzzle,
   type LoadOptions,
   type RawBlock,
   type RawGoal,
   type RawPuzzle,
+  type WantedPuzzles,
   type RawValue,
 } from '../validate.js';
 import { childElements, firstChild, readXml, textOf, type XmlElement } from './xml-reader.js';
@@ -21,15 +23,16 @@ import { childElements, firstChild, readXml, textOf, type XmlElement } from './x
 
 const BLACK_AND_WHITE = new Set(['black', 'white']);
 
-/** Reads a webpbn XML text into raw puzzles. */
-export function readWebpbnXml(text: string, file: string): RawPuzzle[] {
+/** Reads a webpbn XML text into raw puzzles; `wanted` as for readNon. */
+export function readWebpbnXml(text: string, file: string, wanted?: WantedPuzzles): RawPuzzle[] {
   const root = readXml(text, file);
   const puzzles = root.name === 'puzzle' ? [root] : childElements(root, 'puzzle');
   if (root.name !== 'puzzle' && root.name !== 'puzzleset')
     throw new InputError(file, root.line, `not a webpbn puzzle file: the root element is <${clip(root.name)}>`);
   if (puzzles.length === 0) throw new InputError(file, root.line, 'no <puzzle> element');
+  const budget = problemBudgets(wanted);
   return puzzles.map((el, k) =>
-    readPuzzle(el, puzzles.length > 1 ? newRawPuzzle(file, el.line, `puzzle ${k + 1}`) : newRawPuzzle(file, 0)),
+    readPuzzle(el, puzzles.length > 1 ? newRawPuzzle(file, el.line, `puzzle ${k + 1}`, budget(k)) : newRawPuzzle(file, 0, undefined, budget(k))),
   );
 }
 
@@ -116,7 +119,10 @@ function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
   return raw;
 }
 
-/** An `<image>`: one picture row per text line, between `|` marks. */
+/**
+ * An `<image>`: one picture row per text line, between `|` marks. The characters the puzzle declares
+ * come first; webpbn's `X` and `.`, and `#` for black, are read only when not declared otherwise.
+ */
 function readImage(image: XmlElement, blackChar: string, whiteChar: string): RawGoal {
   const rows: RawValue[] = [];
   for (const node of image.children) {
@@ -126,8 +132,10 @@ function readImage(image: XmlElement, blackChar: string, whiteChar: string): Raw
       if (s === '') return;
       let mapped = '';
       for (const ch of s.replace(/^\|/, '').replace(/\|$/, '')) {
-        if (ch === blackChar || ch === 'X' || ch === '#') mapped += '1';
-        else if (ch === whiteChar || ch === '.') mapped += '0';
+        if (ch === blackChar) mapped += '1';
+        else if (ch === whiteChar) mapped += '0';
+        else if (ch === 'X' || ch === '#') mapped += '1';
+        else if (ch === '.') mapped += '0';
         else mapped += ch;
       }
       rows.push({ text: mapped, line: node.line + offset });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InputError, InputErrors, oneLineText } from '../../corpus/errors.js';
 import { readJson } from '../../corpus/formats/json-reader.js';
+import { parseJsonPuzzles } from '../../corpus/formats/json.js';
+import { parseNon, readNon } from '../../corpus/formats/non.js';
 import { parseTournament } from '../../corpus/formats/tournament.js';
 import { displayPath, listPuzzleFiles, loadCorpus, MAX_FILE_PROBLEMS, readText } from '../../corpus/load.js';
 import type { Puzzle } from '../../corpus/model.js';
@@ -93,6 +95,92 @@ describe('an unexpected failure while reading one file', () => {
     const { puzzles, errors } = loadFresh([bug, good]);
     expect(errors.map((e) => e.message)).toEqual([`${bug}:0: cannot read the file (unexpected error: Maximum call stack size exceeded)`]);
     expect(puzzles.map((p) => p.meta.source)).toEqual([good]);
+  });
+});
+
+describe('.non lines holding U+2028 or U+2029', () => {
+  it('read a raw line separator inside a value', () => {
+    const sep = file('sep.non', 'title "a\u2028b"\nby c\u2029d\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n');
+    const { problems, puzzles } = load(sep);
+    expect(problems).toEqual([]);
+    expect([puzzles[0]!.meta.title, puzzles[0]!.meta.author]).toEqual(['a\u2028b', 'c\u2029d']);
+  });
+
+  it('read a value after a long run of spaces, in linear time', () => {
+    // Backtracking made this quadratic: 100,000 spaces took about 15 s.
+    const long = file('long.non', `width 1\nheight 1\nrows\n1\ncolumns\n1\ntitle${' '.repeat(100_000)}x\u2028y\n`);
+    const { problems, puzzles } = load(long);
+    expect(problems).toEqual([]);
+    expect(puzzles[0]!.meta.title).toBe('x\u2028y');
+  });
+});
+
+describe('files with millions of problems', () => {
+  /** The problems an InputErrors carries: [kept, counted]. */
+  const counts = (fn: () => unknown): [number, number] => {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof InputErrors) return [err.problems.length, err.more];
+      throw err;
+    }
+    throw new Error('expected InputErrors');
+  };
+
+  it(`keep ${MAX_FILE_PROBLEMS} problems of a file and count the rest, from the reader on`, () => {
+    const stray = '1\n'.repeat(300_000);
+    const [raw] = readNon(stray, 'stray.non');
+    expect([raw!.problems.length, raw!.more]).toEqual([MAX_FILE_PROBLEMS, 300_000 - MAX_FILE_PROBLEMS]);
+    // Also missing: width, height, rows, columns.
+    expect(counts(() => parseNon(stray, 'stray.non'))).toEqual([MAX_FILE_PROBLEMS, 300_004 - MAX_FILE_PROBLEMS]);
+    const json = `{"rows": [[${Array(300_000).fill('-1').join(',')}]], "columns": [[1]]}`;
+    expect(counts(() => parseJsonPuzzles(json, 'neg.json'))).toEqual([MAX_FILE_PROBLEMS, 300_000 - MAX_FILE_PROBLEMS]);
+    const bad = file('stray.non', stray);
+    const { problems } = load(bad);
+    expect(problems).toHaveLength(MAX_FILE_PROBLEMS + 1);
+    expect(problems[0]).toEqual([bad, 1, 'clue line outside rows/columns: "1"']);
+    expect(problems[MAX_FILE_PROBLEMS]).toEqual([bad, 0, `… and ${300_004 - MAX_FILE_PROBLEMS} more problems`]);
+  });
+
+  it('share the budget among the members of a bundle, and keep the problems of a member asked for', () => {
+    const pack = '1\n====\n'.repeat(30_000);
+    const raws = readNon(pack, 'pack.nonpack');
+    expect(raws.reduce((n, r) => n + r.problems.length, 0)).toBe(MAX_FILE_PROBLEMS);
+    expect(raws.reduce((n, r) => n + r.more, 0)).toBe(30_000 - MAX_FILE_PROBLEMS);
+    const bad = file('pack.nonpack', pack);
+    expect(load(`${bad}#20000`).problems).toEqual([
+      [bad, 39_999, 'clue line outside rows/columns: "1"'],
+      ...['rows', 'columns', 'width', 'height'].map((what) => [bad, 39_999, `puzzle 20000: missing ${what}`]),
+    ]);
+    // A member loaded before spends none of the budget of a later load of the whole file.
+    const first = file('first.nonpack', `${'1\n'.repeat(MAX_FILE_PROBLEMS)}====\n${'1\n====\n'.repeat(100)}`);
+    const again = load(`${first}#1`, first).problems;
+    expect(again[MAX_FILE_PROBLEMS + 1]).toEqual([first, MAX_FILE_PROBLEMS + 2, 'clue line outside rows/columns: "1"']);
+    // Out of range: what is wrong with the file, from its first member on.
+    const outside = load(`${bad}#200000`).problems;
+    expect(outside[0]).toEqual([bad, 1, 'clue line outside rows/columns: "1"']);
+    expect(outside[MAX_FILE_PROBLEMS]).toEqual([bad, 0, `… and ${150_000 - MAX_FILE_PROBLEMS} more problems`]);
+  });
+
+  it('do not read clues item by item once their count is refused', () => {
+    const questions = `$1\n${'x\n'.repeat(400_000)}`;
+    expect(problemsOf(() => parseTournament(questions, 'big.txt'))).toEqual([
+      ['big.txt', 1, 'width 200000 is above the limit of 200 (raise it with --max-size)'],
+      ['big.txt', 1, 'height 200000 is above the limit of 200 (raise it with --max-size)'],
+    ]);
+  });
+
+  it('make an InputErrors message of at most the kept problems and a count', () => {
+    const stray = '1\n'.repeat(1000);
+    try {
+      parseNon(stray, 's.non');
+      expect.unreachable();
+    } catch (err) {
+      const lines = (err as InputErrors).message.split('\n');
+      expect(lines).toHaveLength(MAX_FILE_PROBLEMS + 1);
+      expect(lines.at(-1)).toBe(`s.non:0: … and ${1004 - MAX_FILE_PROBLEMS} more problems`);
+    }
+    expect(problemsOf(() => parseNon(stray, 's.non')).at(-1)).toEqual(['s.non', 0, `… and ${1004 - MAX_FILE_PROBLEMS} more problems`]);
   });
 });
 
@@ -335,6 +423,14 @@ describe('messages', () => {
       [c1, 4, 'row 1: clue "1\\x9b31m" is not an integer'],
     ]);
     expect(oneLineText('a\u0085b\u007fc\u2028')).toBe('a\\x85b\\x7fc\\u2028');
+  });
+});
+
+describe('XML errors', () => {
+  it('cut a name saxes quotes in full', () => {
+    const name = 'a'.repeat(5000);
+    const x9 = file('x9.xml', `<puzzle><a ${name}="1" ${name}="2"/></puzzle>\n`);
+    expect(load(x9).problems).toEqual([[x9, 1, `invalid XML: duplicate attribute: ${'a'.repeat(79)}…`]]);
   });
 });
 

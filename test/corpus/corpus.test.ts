@@ -10,6 +10,7 @@ import { problemsOf } from '../helpers/problems.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const tmp = tempDirs('corpus')();
+const CROSS_JSON = '{"rows": [[1], [1], [5], [1], [1]], "columns": [[1], [1], [5], [1], [1]]}';
 
 /** The goal's runs line by line, without the code under test's helpers: a second opinion. */
 function goalMatchesClues(p: Puzzle): boolean {
@@ -118,9 +119,29 @@ describe('FILE#N addressing', () => {
     const odd = join(tmp, 'odd#2');
     writeFileSync(odd, readFileSync('test/fixtures/formats/sample.non'));
     expect(splitMemberPath(odd)).toEqual({ file: odd });
-    expect(splitMemberPath('a.nonpack#12')).toEqual({ file: 'a.nonpack', members: { first: 12, last: 12 } });
-    expect(splitMemberPath('a.txt#3-40')).toEqual({ file: 'a.txt', members: { first: 3, last: 40 } });
+    expect(splitMemberPath('a.nonpack#12')).toEqual({ file: 'a.nonpack', members: { first: 12, last: 12, text: '12' } });
+    expect(splitMemberPath('a.txt#3-40')).toEqual({ file: 'a.txt', members: { first: 3, last: 40, text: '3-40' } });
     expect(loadPuzzle(odd).width).toBe(4);
+  });
+
+  it('splits FILE#N whose file name holds a line break or a line separator', () => {
+    expect(splitMemberPath('a\u2028b.nonpack#2')).toEqual({ file: 'a\u2028b.nonpack', members: { first: 2, last: 2, text: '2' } });
+    const dir = join(tmp, 'breaks');
+    mkdirSync(dir);
+    for (const name of ['line\nbreak.nonpack', 'line\u2028sep.nonpack']) {
+      const path = join(dir, name);
+      writeFileSync(path, readFileSync('test/fixtures/formats/sample.nonpack'));
+      expect(loadPuzzle(`${path}#2`).meta).toEqual({ title: 'second, no goal', source: `${displayPath(path)}#2` });
+    }
+  });
+
+  it('quotes a member number too large to print exactly as written', () => {
+    expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.nonpack#99999999999999999999999'))).toEqual([
+      ['test/fixtures/formats/sample.nonpack', 0, 'no puzzle #99999999999999999999999: the file holds 3 puzzles'],
+    ]);
+    expect(problemsOf(() => loadPuzzles('test/fixtures/formats/sample.nonpack#2-100000000000000000000'))).toEqual([
+      ['test/fixtures/formats/sample.nonpack', 0, 'no puzzle #2-100000000000000000000: the file holds 3 puzzles'],
+    ]);
   });
 });
 
@@ -136,6 +157,49 @@ describe('directories', () => {
       'test/fixtures/tree/c/t-questions.txt#2',
     ]);
     expect(listPuzzleFiles('test/fixtures/tree').map((f) => displayPath(f))).toHaveLength(6);
+  });
+
+  it('tell a tournament .txt past more leading blank lines than a short read holds (UTF-8 and UTF-16)', () => {
+    const dir = join(tmp, 'leading-blanks');
+    mkdirSync(dir);
+    const body = '$1\n1\n1\n';
+    writeFileSync(join(dir, 'lf.txt'), `${'\n'.repeat(70)}${body}`);
+    writeFileSync(join(dir, 'crlf.txt'), `${' \t\r\n'.repeat(500)}${body}`);
+    writeFileSync(join(dir, 'utf16.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${'\n'.repeat(40)}${body}`, 'utf16le')]));
+    // Blank beyond the bytes read: loading decides, as for the file named alone.
+    writeFileSync(join(dir, 'far.txt'), `${'\n'.repeat(10_000)}${body}`);
+    // Still skipped: notes, an empty file, a text of blank lines only.
+    writeFileSync(join(dir, 'notes.txt'), `${'\n'.repeat(70)}Some notes.\n`);
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'blank.txt'), '\n'.repeat(100));
+    expect(loadPuzzles(dir).map((p) => p.meta.source)).toEqual(['crlf.txt', 'far.txt', 'lf.txt', 'utf16.txt'].map((f) => displayPath(join(dir, f))));
+  });
+
+  it('take every file with a puzzle extension, and skip only solutions files and notes among .txt files', () => {
+    const dir = join(tmp, 'names');
+    mkdirSync(dir);
+    const non = readFileSync('test/fixtures/formats/sample.non');
+    const questions = '$1\n1\n1\n';
+    for (const name of ['readme.non', 'LICENSE.json', 'changelog.nonpack']) writeFileSync(join(dir, name), name.endsWith('.json') ? CROSS_JSON : non);
+    writeFileSync(join(dir, 'resolution.txt'), questions);
+    writeFileSync(join(dir, 'README.txt'), '$5 for the printed edition\n');
+    writeFileSync(join(dir, 'set-solutions.txt'), '$1\n1\n');
+    // A companion solutions file is recognised by its questions file too.
+    writeFileSync(join(dir, 'xquestions.txt'), questions);
+    writeFileSync(join(dir, 'xsolutions.txt'), '$1\n1\n');
+    expect(listPuzzleFiles(dir).map((f) => f.slice(dir.length + 1))).toEqual([
+      'LICENSE.json',
+      'changelog.nonpack',
+      'readme.non',
+      'resolution.txt',
+      'xquestions.txt',
+    ]);
+    const { puzzles, errors } = loadCorpus([dir, join(dir, 'resolution.txt')]);
+    expect(errors).toEqual([]);
+    expect(puzzles.find((p) => p.meta.source === displayPath(join(dir, 'xquestions.txt')))!.goal).toEqual(new Uint8Array([FILLED]));
+    expect(problemsOf(() => loadPuzzles(join(dir, 'set-solutions.txt')))).toEqual([
+      [displayPath(join(dir, 'set-solutions.txt')), 0, 'this is a solutions file: load its questions file, which attaches it'],
+    ]);
   });
 
   it('throw every problem of every bad file for loadPuzzles, and report empty folders', () => {

@@ -182,6 +182,17 @@ describe('webpbn XML', () => {
     expect(Array.from(parseWebpbnXml(xml, 'c.xml')[0]!.goal!)).toEqual([1, 2]);
   });
 
+  it('lets the declared characters win over the defaults X, # and .', () => {
+    // White is `#` and black `.`, `X` and `o` in turn: every other default is the opposite colour or none.
+    const image = (white: string, black: string, row: string) =>
+      `<puzzle><color name="white" char="${white}"/><color name="black" char="${black}"/>
+<clues type="columns"><line><count>1</count></line><line/></clues><clues type="rows"><line><count>1</count></line></clues>
+<solution><image>|${row}|</image></solution></puzzle>`;
+    for (const [white, black] of [['#', '.'], ['#', 'o'], ['.', 'X'], ['X', '#']]) {
+      expect(Array.from(parseWebpbnXml(image(white!, black!, `${black}${white}`), 'c.xml')[0]!.goal!), `${white} ${black}`).toEqual([FILLED, EMPTY]);
+    }
+  });
+
   it('the XML reader keeps element lines, attributes in both quote styles, CDATA and numeric entities', () => {
     const root = readXml(`<?xml version="1.0"?>\n<!-- c -->\n<a x='1' y="&lt;2&gt;">\n<b z="3"/>\n<c><![CDATA[<raw>]]>&#65;&#x42;&apos;&eacute;</c>\n</a>\n`, 'r.xml');
     expect(root.name).toBe('a');

@@ -66,7 +66,9 @@ export function parseSolverOutput(text: string, numVars: number, file = '<model>
       }
       if (ended) fail(lineNo, 'literals after the terminating 0');
       const v = Math.abs(lit);
-      if (v > numVars) fail(lineNo, `literal ${lit} names a variable above ${numVars}`);
+      // Quoted as written: past 2^53 a number prints rounded (1e+20), and no CNF has that many variables.
+      if (v > Number.MAX_SAFE_INTEGER) fail(lineNo, `literal ${clip(token)} is too large`);
+      if (v > numVars) fail(lineNo, `literal ${clip(token)} names a variable above ${numVars}`);
       const value = lit > 0 ? 1 : -1;
       if (values[v] === -value) fail(lineNo, `variable ${v} is given both values`);
       values[v] = value;
