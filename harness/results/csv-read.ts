@@ -242,6 +242,19 @@ class Cursor {
     return lines;
   }
 
+  /** The bytes given from `from` to `to` (both at or after what is kept). */
+  slice(from: number, to: number): Buffer {
+    const parts: Buffer[] = [];
+    for (let k = 0; k < this.chunks.length; k++) {
+      const start = this.starts[k]!;
+      const chunk = this.chunks[k]!;
+      const a = Math.max(from, start) - start;
+      const b = Math.min(to, start + chunk.length) - start;
+      if (b > a) parts.push(chunk.subarray(a, b));
+    }
+    return Buffer.concat(parts);
+  }
+
   /** Moves past blank lines (no record: csv-parse skips them). */
   skipBlankLines(): void {
     for (;;) {
@@ -310,6 +323,28 @@ function syntaxError(err: CsvError & { record?: unknown[] }, line: number, width
   }
 }
 
+/**
+ * Whether text that starts a record and ends inside a quoted field has, after its first line, a
+ * whole line that reads as a record of the header's width. A killed writer leaves a prefix of one
+ * record, and a line inside a field is its text (a line of exactly width - 1 commas and no quote
+ * would be a coincidence); whole records after an open quote mean a stray quote in the middle of a
+ * file, whose rows must not be dropped as a torn tail.
+ */
+function holdsWholeRecord(tail: Buffer, width: number): boolean {
+  const lines = tail.toString('utf8').split('\n');
+  // Complete lines only: the first is where the record starts, the last has no line end.
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+    if (line === '') continue;
+    try {
+      if (parseRecord(line).length === width) return true;
+    } catch {
+      // Not a record on its own: text of the open field.
+    }
+  }
+  return false;
+}
+
 /** Reads `source` through csv-parse: `visit` sees each record after the header. Errors are CsvSyntaxError. */
 function scan(source: Source, visit: (row: CsvRow) => void, header?: CsvScanOptions['header']): CsvScan {
   const cursor = new Cursor(source.skipped, source.encoding === 'utf-8' ? null : BYTES_PER_UNIT[source.encoding]);
@@ -374,6 +409,8 @@ function scan(source: Source, visit: (row: CsvRow) => void, header?: CsvScanOpti
         cursor.skipBlankLines();
         if (cursor.advance(cursor.total, false) + 1 > MAX_TORN_LINES)
           throw new CsvSyntaxError(cursor.line, `a quoted field is never closed (it runs over ${MAX_TORN_LINES} lines to the end of the file)`);
+        if (holdsWholeRecord(cursor.slice(cursor.pos, cursor.total), width))
+          throw new CsvSyntaxError(cursor.line, 'a quoted field is never closed: the records after it would be read as its text (a stray quote?)');
         torn();
         return result;
       }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
@@ -14,7 +14,7 @@ export * from './csv-read.js';
  * anywhere (a wrong number of fields, a quote inside an unquoted field, text after a closing quote)
  * is an error naming the line where it starts, with one exception: the torn last record a killed
  * writer leaves (the last record, without its line end and with fewer fields than the header, or cut
- * inside a quoted field at the end of the file) is dropped without a word. Files are read in chunks,
+ * inside a quoted field at the end of the file with no whole record after it) is dropped without a word. Files are read in chunks,
  * never whole. Text that is not valid UTF-8 is read as Windows-1252, UTF-16 by its byte-order mark
  * (as readInput). csv-stringify writes and csv-parse reads (csv-read.ts).
  */
@@ -92,11 +92,16 @@ export class BufferedWriter {
   }
 }
 
+/** writeSync's form CsvAppender uses: bytes written, which may be fewer than asked (a nearly full disk). */
+export type WriteBytes = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+
 /**
  * Writes CSV rows to a file, one synchronous write per row, so that every finished row is in the
  * file the moment it is recorded: a run killed midway (even by SIGKILL) leaves a valid CSV.
  * A new run replaces the file; with `append` (a resumed run) rows go after the ones already there,
  * once a torn last record is cut off (it would otherwise swallow or shift the rows after it).
+ * A write that fails part way (a full disk) is cut back off, so the file always ends on a whole
+ * row, and the appender writes nothing more: the caller stops there.
  */
 export class CsvAppender {
   private fd: number;
@@ -104,10 +109,17 @@ export class CsvAppender {
   /** The record delimiter of the file: a resumed CRLF file goes on in CRLF. */
   private readonly eol: string;
 
+  /** Bytes of the file that are whole records (where a failed write is cut back to). */
+  private size: number;
+
+  /** Why an earlier write failed: nothing more is written after it. */
+  private failed: unknown;
+
   constructor(
     readonly path: string,
     readonly columns: readonly string[],
     append = false,
+    private readonly writeBytes: WriteBytes = writeSync,
   ) {
     mkdirSync(dirname(path), { recursive: true });
     let scan: CsvScan | undefined;
@@ -118,17 +130,51 @@ export class CsvAppender {
     }
     this.eol = scan?.crlf ? '\r\n' : '\n';
     this.fd = openSync(path, scan ? 'a' : 'w');
-    if (!scan) writeSync(this.fd, this.line(columns));
-    else if (!scan.lastEol) writeSync(this.fd, this.eol); // a last record saved without its line end
+    this.size = scan ? fstatSync(this.fd).size : 0;
+    try {
+      if (!scan) this.append(this.line(columns));
+      else if (!scan.lastEol) this.append(this.eol); // a last record saved without its line end
+    } catch (err) {
+      closeSync(this.fd);
+      this.fd = -1;
+      throw err;
+    }
   }
 
   private line(values: readonly unknown[]): string {
     return csvRecord(values, this.eol);
   }
 
-  /** Appends one record, its values in column order. */
+  /**
+   * Writes all of `text`: writeSync may write only part of it (a nearly full disk), so the rest is
+   * written after it. When a write fails, what was written of `text` is cut off again, so that no
+   * torn record sits in the file for a later row to be glued onto.
+   */
+  private append(text: string): void {
+    if (this.failed !== undefined) throw this.failed;
+    const bytes = Buffer.from(text, 'utf8');
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const written = this.writeBytes(this.fd, bytes, done, bytes.length - done);
+        // A write that takes nothing would be tried forever.
+        if (written <= 0) throw Object.assign(new Error('no space left: a write took no bytes'), { code: 'ENOSPC' });
+        done += written;
+      }
+    } catch (err) {
+      this.failed = err;
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {
+        // Not a regular file (a device): nothing to cut back. A reader drops a torn last record anyway.
+      }
+      throw err;
+    }
+    this.size += bytes.length;
+  }
+
+  /** Appends one record, its values in column order; throws when it cannot be written whole (nothing of it stays). */
   write(values: readonly unknown[]): void {
-    writeSync(this.fd, this.line(values));
+    this.append(this.line(values));
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
+import { refuseIfLocked } from '../io/output-lock.js';
 import { ensureParentDir } from '../io/output-path.js';
 import { BufferedWriter, csvNumber, csvRecord, CsvValueError, decodeCsvBytes, parseRecord, requireColumns, scanCsvFile, type CsvScan } from './csv.js';
 import type { RunColumn } from './row.js';
@@ -76,6 +77,8 @@ class PairCodes {
  * renamed over it at the end, so OUT may be one of the inputs and a failed merge leaves it as it was.
  */
 export function mergeCsvs(out: string, inputs: string[]): MergeResult {
+  // A run still writing OUT would go on writing the file this replaces: its later rows would be lost.
+  refuseIfLocked(out);
   let columns: string[] | undefined;
   const records = new Records();
   const pairs = new PairCodes();

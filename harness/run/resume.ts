@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import { InputError } from '../../corpus/errors.js';
-import { readCsvInput } from '../results/csv.js';
-import { RUN_COLUMNS, type RunRecord } from '../results/row.js';
+import { clip, InputError } from '../../corpus/errors.js';
+import { scanCsvFile } from '../results/csv.js';
+import { RUN_COLUMNS } from '../results/row.js';
+import type { Task } from './tasks.js';
 
 /**
  * What `--resume` matches tasks by: the puzzle's id, the task's position in the run's full task
@@ -11,19 +12,129 @@ import { RUN_COLUMNS, type RunRecord } from '../results/row.js';
 export const resumeKey = (puzzleId: string, task: number | string, config: string, rep: number | string): string =>
   `${puzzleId}\u0000${task}\u0000${config}\u0000${rep}`;
 
+/** The settings a resumed run must share with the rows it appends to, with the option that sets each. */
+const SETTINGS = { timeout_s: '--timeout', max_solutions: '--max-solutions', warmup: '--warmup' } as const;
+type Setting = keyof typeof SETTINGS;
+
+/** A run CSV being resumed: the tasks it records and the settings they ran with, each with the file line of a row that has it. */
+export interface RecordedRun {
+  path: string;
+  /** resumeKey of each recorded task → the line of its row. */
+  tasks: Map<string, number>;
+  /** Each setting's values (as compared: see settingValue) → the line of the first row with it. */
+  settings: Record<Setting, Map<string, number>>;
+  /** Per configuration, its params as recorded → the line of the first row with them. */
+  params: Map<string, Map<string, number>>;
+}
+
+/** A setting as compared: a number by value (`10` is `10.0`); an empty time limit (none) is 0, as `--timeout 0` says. */
+function settingValue(setting: Setting, text: string): string {
+  if (setting === 'timeout_s' && text === '') return '0';
+  return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
+}
+
+/** Params as compared: JSON with its keys sorted (the order a file was written in does not matter). */
+function paramsValue(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    );
+  } catch {
+    return text;
+  }
+}
+
 /**
- * Keys of the tasks a run CSV being resumed already records: none when it does not exist yet or is
- * empty. Anything but a run CSV of these columns is refused before the file is touched, since rows
- * appended to it would sit under a foreign header.
+ * The tasks and settings a run CSV being resumed already records: none when it does not exist yet
+ * or is empty. Anything but a run CSV of these columns is refused before the file is touched, since
+ * rows appended to it would sit under a foreign header.
  */
-export function recordedTasks(path: string): Set<string> {
-  if (!existsSync(path) || statSync(path).size === 0) return new Set();
-  // Only the columns a task's identity needs are kept: a resumed run may already hold a million rows.
-  const parsed = readCsvInput(path, 'cannot resume: ', ['task', 'puzzle_id', 'config', 'rep']);
-  if (parsed.columns.join(',') !== RUN_COLUMNS.join(','))
-    throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
+export function recordedTasks(path: string): RecordedRun {
+  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map() });
+  let recorded = empty();
+  if (!existsSync(path) || statSync(path).size === 0) return recorded;
+  // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
+  const at = Object.fromEntries(RUN_COLUMNS.map((c, i) => [c, i])) as Record<(typeof RUN_COLUMNS)[number], number>;
+  let columns: readonly string[] = [];
+  const scan = scanCsvFile(
+    path,
+    (row) => {
+      const f = row.fields;
+      recorded.tasks.set(resumeKey(f[at.puzzle_id]!, f[at.task]!, f[at.config]!, f[at.rep]!), row.line);
+      for (const setting of Object.keys(SETTINGS) as Setting[]) {
+        const values = recorded.settings[setting];
+        const value = settingValue(setting, f[at[setting]]!);
+        if (!values.has(value)) values.set(value, row.line);
+      }
+      // An empty params (a row of an older version) says nothing; an external solver's hold the
+      // absolute paths of its program and files, which move with the checkout.
+      if (f[at.params] === '' || f[at.strategy] === 'external') return;
+      let params = recorded.params.get(f[at.config]!);
+      if (!params) recorded.params.set(f[at.config]!, (params = new Map()));
+      const value = paramsValue(f[at.params]!);
+      if (!params.has(value)) params.set(value, row.line);
+    },
+    {
+      context: 'cannot resume: ',
+      header: (cols) => {
+        columns = cols;
+        if (cols.join(',') !== RUN_COLUMNS.join(',')) throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
+      },
+      restart: () => (recorded = empty()),
+    },
+  );
+  if (columns.length === 0) throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
   // Rows are appended as UTF-8: in a file of another encoding they would read back as garbage.
-  if (parsed.encoding !== 'utf-8')
-    throw new InputError(path, 1, `cannot resume: the file is ${parsed.encoding.toUpperCase()}, and the rows appended would be UTF-8 (nonobench merge NEW.csv FILE writes it again as UTF-8)`);
-  return new Set((parsed.records as RunRecord[]).map((r) => resumeKey(r.puzzle_id!, r.task!, r.config!, r.rep!)));
+  if (scan.encoding !== 'utf-8')
+    throw new InputError(path, 1, `cannot resume: the file is ${scan.encoding.toUpperCase()}, and the rows appended would be UTF-8 (nonobench merge NEW.csv FILE writes it again as UTF-8)`);
+  return recorded;
+}
+
+/** What a resumed run is about to run with. */
+export interface ResumedRun {
+  /** The full task list, before any --shard: task numbers are positions in it. */
+  tasks: readonly Task[];
+  repeat: number;
+  timeoutS: number;
+  maxSolutions: number;
+  warmup: number;
+}
+
+/**
+ * Refuses (`FILE:LINE: cannot resume: …`) to append to rows run with other settings: a file mixing
+ * time limits or solution caps measures two things, and with other puzzles, configurations or
+ * `--repeat` the task numbers name other tasks, so recorded ones would run again under new numbers.
+ */
+export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
+  const refuse = (line: number, why: string) => {
+    throw new InputError(recorded.path, line, `cannot resume: ${why} (resume with the settings it was run with, or give another output file)`);
+  };
+  const current: Record<Setting, number> = { timeout_s: run.timeoutS, max_solutions: run.maxSolutions, warmup: run.warmup };
+  for (const setting of Object.keys(SETTINGS) as Setting[])
+    for (const [value, line] of recorded.settings[setting])
+      if (value !== String(current[setting])) refuse(line, `its rows ran with ${SETTINGS[setting]} ${clip(value)}, and this run has ${SETTINGS[setting]} ${current[setting]}`);
+
+  const configs = new Map<string, string>();
+  for (const t of run.tasks) if (!configs.has(t.config.name)) configs.set(t.config.name, t.config.paramsText);
+  for (const [config, values] of recorded.params) {
+    const now = configs.get(config);
+    if (now === undefined) continue; // reported below, by its tasks
+    for (const [value, line] of values) if (value !== paramsValue(now)) refuse(line, `configuration ${clip(config)} ran with params ${clip(value)}, and this run gives it ${clip(now)}`);
+  }
+
+  for (const [key, line] of recorded.tasks) {
+    const [puzzleId, taskText, config, repText] = key.split('\u0000') as [string, string, string, string];
+    const index = Number(taskText);
+    const task = /^\d+$/.test(taskText) ? run.tasks[index] : undefined;
+    if (task && task.puzzle.id === puzzleId && task.config.name === config && String(task.rep) === repText) continue;
+    if (!configs.has(config)) refuse(line, `its configuration ${clip(config)} is not among this run's configurations (${clip([...configs.keys()].join(', '))})`);
+    if (Number(repText) > run.repeat) refuse(line, `its rows have repetition ${clip(repText)}, and this run has --repeat ${run.repeat}`);
+    const what = (id: string, c: string, r: string) => `puzzle ${clip(id)}, configuration ${clip(c)}, repetition ${clip(r)}`;
+    refuse(
+      line,
+      `its task ${clip(taskText)} is ${what(puzzleId, config, repText)}, ` +
+        (task ? `where this run's is ${what(task.puzzle.id, task.config.name, String(task.rep))}` : `and this run has ${run.tasks.length} tasks`) +
+        ': its puzzles, configurations or --repeat differ',
+    );
+  }
 }

@@ -8,7 +8,7 @@ import { resolveConfigurations, type ConfigSpec } from '../config/configurations
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
-import { recordedTasks, resumeKey } from './resume.js';
+import { checkResumable, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs, WARMUP_PUZZLES } from './pool.js';
@@ -110,11 +110,13 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
 
   const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
   let tasks = buildTasks(puzzles, configs, options.repeat);
+  // Before anything is written: rows run with other settings, or whose task numbers name other tasks, are not appended to.
+  if (done) checkResumable(done, { tasks, repeat: options.repeat, timeoutS: options.timeoutS, maxSolutions: options.maxSolutions, warmup: options.warmup });
   if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
   let skipped = 0;
   if (done) {
     const before = tasks.length;
-    tasks = tasks.filter((t) => !done.has(resumeKey(t.puzzle.id, t.index, t.config.name, t.rep)));
+    tasks = tasks.filter((t) => !done.tasks.has(resumeKey(t.puzzle.id, t.index, t.config.name, t.rep)));
     skipped = before - tasks.length;
   }
   tasks = inRounds(tasks);

@@ -67,6 +67,30 @@ describe('a malformed record in the middle is FILE:LINE, for every reader', () =
     expect(parseCsv(`a,b\n1,2\n3,"${'x\n'.repeat(5)}`)).toMatchObject({ records: [{ a: '1', b: '2' }], dropped: 1 });
   });
 
+  it('a stray quote that is never closed, with whole records after it, is FILE:LINE, not a torn tail: no reader drops them, --resume keeps the file', () => {
+    const file = join(tmp(), 'stray30.csv');
+    // Thirty rows without quoted fields, as a run of a strategy with no params or counters writes them.
+    const rows = Array.from({ length: 30 }, (_, i) => ({ ...BASE[0]!, task: String(i), rep: '1', puzzle_id: `${i}`.padStart(12, '0'), title: `T${i}`, params: '{}', extra: '{}' }));
+    writeCsv(file, RUN_COLUMNS, rows);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[20]).toContain(',T19,');
+    lines[20] = lines[20]!.replace(',T19,', ',"T19,'); // row 20, file line 21
+    writeFileSync(file, lines.join('\n'));
+    const before = readFileSync(file, 'utf8');
+    const expected = `${file}:21: a quoted field is never closed`;
+    expect(() => readCsvInput(file)).toThrow(expected);
+    expect(() => mergeCsvs(join(tmp(), 'm.csv'), [file])).toThrow(expected);
+    expect(() => loadRunTable(file)).toThrow(expected);
+    expect(() => new CsvAppender(file, RUN_COLUMNS, true)).toThrow(`${file}:21: cannot resume: a quoted field is never closed`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const r = runCli('merge', join(tmp(), 'm.csv'), file);
+    expect([r.code, r.err]).toEqual([2, expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:21: a quoted field is never closed[^\n]*\n$`))]);
+    // The same quote in the last record, with nothing after it, is what a killed writer leaves.
+    writeFileSync(file, `${lines.slice(0, 21).join('\n')}\n`);
+    expect(readCsvInput(file)).toMatchObject({ dropped: 1 });
+    expect(readCsvInput(file).records).toHaveLength(19);
+  });
+
   it('a header naming a column twice', () => {
     const file = join(tmp(), 'twice.csv');
     writeFileSync(file, 'a,b,a\n1,2,3\n');
@@ -102,12 +126,15 @@ describe('the torn last record of a killed run is dropped silently', () => {
 
   it('any cut of a CSV reads without error, as the records before the cut; --resume cuts the torn one off and appends after it', () => {
     const dir = tmp();
+    // Four columns: a cell of at most four pieces cannot hold a whole line of a record (three commas
+    // between two line breaks), which a reader could not tell from a stray quote before whole records.
+    const COLUMNS = ['a', 'b', 'c', 'd'];
     const cell = fc.array(fc.constantFrom('a', '1', ',', '"', '\n', '\r\n', 'é', ' '), { maxLength: 4 }).map((p) => p.join(''));
     fc.assert(
-      fc.property(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), (rows, where) => {
-        const text = [['a', 'b', 'c'], ...rows].map((r) => csvRecord(r)).join('');
+      fc.property(fc.array(fc.tuple(cell, cell, cell, cell), { minLength: 1, maxLength: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), (rows, where) => {
+        const text = [COLUMNS, ...rows].map((r) => csvRecord(r)).join('');
         const bytes = Buffer.from(text, 'utf8');
-        const header = Buffer.byteLength(csvRecord(['a', 'b', 'c']));
+        const header = Buffer.byteLength(csvRecord(COLUMNS));
         const at = header + Math.floor(where * (bytes.length - header));
         const file = join(dir, 'cut.csv');
         writeFileSync(file, bytes.subarray(0, at));
@@ -117,13 +144,13 @@ describe('the torn last record of a killed run is dropped silently', () => {
         expect(read.length).toBeLessThanOrEqual(rows.length);
         read.forEach((r, i) => {
           if (i < read.length - 1) expect(r).toEqual(rows[i]);
-          else expect([...r.slice(0, 2), rows[i]![2]!.startsWith(r[2]!)]).toEqual([...rows[i]!.slice(0, 2), true]);
+          else expect([...r.slice(0, 3), rows[i]![3]!.startsWith(r[3]!)]).toEqual([...rows[i]!.slice(0, 3), true]);
         });
-        const appender = new CsvAppender(file, ['a', 'b', 'c'], true);
-        appender.write(['x', 'y', 'z']);
+        const appender = new CsvAppender(file, COLUMNS, true);
+        appender.write(['x', 'y', 'z', 'w']);
         appender.close();
         const again = readCsvInput(file).records;
-        expect(again.map((r) => [r.a, r.b, r.c])).toEqual([...read, ['x', 'y', 'z']]);
+        expect(again.map((r) => [r.a, r.b, r.c, r.d])).toEqual([...read, ['x', 'y', 'z', 'w']]);
       }),
       { numRuns: 500 },
     );

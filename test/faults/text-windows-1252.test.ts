@@ -118,6 +118,6 @@ describe('text that is not valid UTF-8', () => {
     }
     const utf8 = join(dir, 'utf8.csv');
     writeFileSync(utf8, text);
-    expect(recordedTasks(utf8).size).toBe(1);
+    expect(recordedTasks(utf8).tasks.size).toBe(1);
   });
 });

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+// --resume appends only to rows run with the same settings: a file mixing time limits or solution
+// caps measures two things, and with another --repeat the task numbers name other tasks, so tasks
+// already recorded would run again under new numbers.
+
+const dir = tempDirs('resume-settings');
+requireBuiltCli();
+
+const TINY = resolve('test/fixtures/harness/tiny.json');
+
+/** A run of TINY with `args`, cut after its first `keep` rows as if it had been killed; returns the file and its text. */
+function interrupted(keep: number, ...args: string[]): { file: string; text: string } {
+  const file = join(dir(), 'run.csv');
+  const r = runCli('run', TINY, '--out', file, '--quiet', '--workers', '1', ...args);
+  expect(r.code).toBe(0);
+  const text = `${readFileSync(file, 'utf8').split('\n').slice(0, keep + 1).join('\n')}\n`;
+  writeFileSync(file, text);
+  return { file, text };
+}
+
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('--resume refuses rows run with other settings, leaving the file as it was', () => {
+  it('another --timeout or --max-solutions', () => {
+    const { file, text } = interrupted(3, '-s', 'backtrack', '--timeout', '2', '--max-solutions', '2');
+    const r = runCli('run', TINY, '-s', 'backtrack', '--timeout', '5', '--max-solutions', '1', '--resume', file, '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^${escaped(file)}:2: cannot resume: its rows ran with --timeout 2, and this run has --timeout 5 \\([^\\n]*\\)\\n$`));
+    const cap = runCli('run', TINY, '-s', 'backtrack', '--timeout', '2', '--max-solutions', '1', '--resume', file, '--quiet');
+    expect([cap.code, cap.err]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: its rows ran with --max-solutions 2, and this run has --max-solutions 1`)]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('another --repeat, whose task numbers name other tasks', () => {
+    const { file, text } = interrupted(5, '-s', 'backtrack,overlap', '--repeat', '3', '--timeout', '2');
+    const r = runCli('run', TINY, '-s', 'backtrack,overlap', '--repeat', '5', '--timeout', '2', '--resume', file, '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${escaped(file)}:\\d+: cannot resume: its task \\d+ is puzzle .*: its puzzles, configurations or --repeat differ`))]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    // With the settings it was run with, it completes: every task once.
+    const again = runCli('run', TINY, '-s', 'backtrack,overlap', '--repeat', '3', '--timeout', '2', '--resume', file, '--quiet');
+    expect([again.code, again.err]).toEqual([0, '']);
+    const keys = parseCsv(readFileSync(file, 'utf8')).records.map((row) => `${row.task}|${row.puzzle_id}|${row.config}|${row.rep}`);
+    expect(keys).toHaveLength(8 * 2 * 3);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('another configuration list, or other params for a configuration', () => {
+    const { file, text } = interrupted(2, '-s', 'backtrack', '--timeout', '2', '--param', 'probing=false');
+    const params = runCli('run', TINY, '-s', 'backtrack', '--timeout', '2', '--resume', file, '--quiet');
+    expect([params.code, params.err]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: configuration backtrack ran with params`)]);
+    const configs = runCli('run', TINY, '-s', 'overlap', '--timeout', '2', '--resume', file, '--quiet');
+    expect([configs.code, configs.err]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: its configuration backtrack is not among this run's configurations (overlap)`)]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
