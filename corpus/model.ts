@@ -55,13 +55,13 @@ export function makePuzzle(
 }
 
 /**
- * The puzzle as a strategy sees it: clues and metadata without the goal, so that no strategy can
- * report the intended picture instead of solving. Answers are checked against the goal afterwards.
+ * The puzzle as a strategy sees it: a copy of the clues and metadata without the goal, so that no
+ * strategy can report the intended picture instead of solving, nor change the clues its answer is
+ * checked against (in the same thread, as `solve --timeout 0` runs it).
  */
 export function withoutGoal(puzzle: Puzzle): Puzzle {
-  if (!puzzle.goal) return puzzle;
   const { goal: _goal, ...rest } = puzzle;
-  return rest;
+  return { ...rest, rows: puzzle.rows.map((clue) => clue.slice()), columns: puzzle.columns.map((clue) => clue.slice()), meta: { ...puzzle.meta } };
 }
 
 /** A short human label: the title when there is one, else the source, else the id. */

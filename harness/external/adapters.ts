@@ -20,8 +20,13 @@ const STATUS_WORDS = new Map<string, SolveStatus>([
   ['unknown', 'timeout'],
 ]);
 
-/** A row of a grid: cells `#` `1` `X` (filled), `.` `0` (empty), `?` (unknown), blanks between them allowed. */
-const CELL_LINE = /^[#.?01X\s]+$/;
+/**
+ * A row of a grid: `#` `1` `X` `x` `█` (filled), `.` `0` (empty), `?` (unknown), blanks between them
+ * allowed. Not `-`, which cellOfChar also reads as empty: a line of dashes is a separator.
+ */
+const CELL_LINE = /^[#.?01Xx█\s]+$/;
+/** A row that cannot be a number printed on a line of its own (a count before a grid). */
+const NOT_A_NUMBER = /[^01\s]/;
 
 /** A line's status word (`unique`, `status: unique`, `s UNSATISFIABLE`), or undefined. */
 function statusWord(line: string): SolveStatus | undefined {
@@ -50,44 +55,57 @@ function resultOf(puzzle: Puzzle, grids: Grid[], status: SolveStatus | undefined
 /**
  * The `grid` adapter: rows of `#`/`1`/`X` (filled) and `.`/`0` (empty), `?` for an unknown cell,
  * blanks between cells allowed, one grid after another (blank lines between them optional), and an
- * optional status word on a line of its own. Other lines are passed over, and so is a line of cell
- * characters of another width outside a grid (a count printed before it); a block of rows that is
- * not the puzzle's height (a truncated grid) or a row of the wrong width inside one is refused.
+ * optional status word on a line of its own. Other lines are passed over, and so is a single line
+ * of cell characters of another width outside a grid (a count printed before it); a block of rows
+ * that is not the puzzle's height (a truncated grid), a row of the wrong width inside one, two
+ * rows in a row of another width that are no numbers (a grid of the wrong size) and more than `maxGrids` grids (more
+ * solutions than asked for, read no further) are refused.
  */
-export function readGridOutput(text: string, puzzle: Puzzle): SolveResult {
+export function readGridOutput(text: string, puzzle: Puzzle, maxGrids = Infinity): SolveResult {
   const { width, height } = puzzle;
   const grids: Grid[] = [];
   let status: SolveStatus | undefined;
   let rows: string[] = [];
   let firstRowLine = 0;
+  /** The width of the line before when it was a row of cells of another width, else −1. */
+  let otherWidth = -1;
   const endBlock = () => {
     if (rows.length === 0) return;
     if (rows.length % height !== 0) throw new AdapterError(`line ${firstRowLine}: a grid of ${rows.length} rows, the puzzle has ${height}`);
     for (let k = 0; k < rows.length; k += height) {
+      if (grids.length === maxGrids) throw new AdapterError(`line ${firstRowLine}: more than ${maxGrids} grids, the most solutions asked for`);
       const grid = new Uint8Array(width * height);
       for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) grid[r * width + c] = cellOfChar(rows[k + r]![c]!)!;
       grids.push(grid);
     }
     rows = [];
   };
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
+  // Line by line rather than split: a flood of output is refused at its first extra grid, unread.
+  for (let at = 0, i = 0; at <= text.length; i++) {
+    const eol = text.indexOf('\n', at);
+    const line = text.slice(at, eol < 0 ? text.length : eol).trim();
+    at = eol < 0 ? text.length + 1 : eol + 1;
     const word = line === '' ? undefined : statusWord(line);
-    if (line !== '' && word === undefined && CELL_LINE.test(line)) {
-      const cells = line.replace(/\s+/g, '');
-      if (cells.length === width) {
-        if (rows.length === 0) firstRowLine = i + 1;
-        rows.push(cells);
-        return;
-      }
-      if (rows.length > 0) throw new AdapterError(`line ${i + 1}: a row of ${cells.length} cells, the puzzle is ${width} wide`);
+    const cellRow = line !== '' && word === undefined && CELL_LINE.test(line);
+    const cells = cellRow ? line.replace(/\s+/g, '') : '';
+    if (cellRow && cells.length === width) {
+      if (rows.length === 0) firstRowLine = i + 1;
+      rows.push(cells);
+      if (rows.length === height) endBlock();
+      otherWidth = -1;
+      continue;
     }
+    if (cellRow) {
+      if (rows.length > 0) throw new AdapterError(`line ${i + 1}: a row of ${cells.length} cells, the puzzle is ${width} wide`);
+      if (cells.length === otherWidth) throw new AdapterError(`line ${i}: a grid of ${cells.length} columns, the puzzle is ${width} wide`);
+    }
+    otherWidth = cellRow && cells.length > 1 && NOT_A_NUMBER.test(cells) ? cells.length : -1;
     endBlock();
     if (word !== undefined) {
       if (status !== undefined && status !== word) throw new AdapterError(`line ${i + 1}: a second status word (${word} after ${status})`);
       status = word;
     }
-  });
+  }
   endBlock();
   return resultOf(puzzle, grids, status, unreported());
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeJson } from '../../corpus/formats/json.js';
@@ -30,7 +30,7 @@ export interface ExternalTask {
 const INPUT_FILE: Record<InputFormat, string> = { non: 'puzzle.non', xml: 'puzzle.xml', json: 'puzzle.json', cnf: 'puzzle.cnf' };
 
 /** What an out-of-memory death prints, in the runtimes and C libraries solvers are written with. */
-const OUT_OF_MEMORY = /out of memory|cannot allocate|bad_alloc|allocation failed|memory exhausted|MemoryError|OutOfMemoryError/i;
+const OUT_OF_MEMORY = /out of memory|cannot allocate|bad_alloc|allocation failed|memory allocation of|memory exhausted|MemoryError|OutOfMemoryError/i;
 
 /** What usually names the cause in a program's last words. */
 const CAUSE = /error|exception|cannot|can't|fatal|not found|no such|denied|failed/i;
@@ -65,10 +65,24 @@ function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly numb
   if (run.stopped === 'timeout') return { kind: 'killed', elapsedMs, message: 'stopped at the time limit (its processes were killed)' };
   if (run.stopped === 'output') return { kind: 'error', elapsedMs, message: `printed more than ${MAX_STDOUT_BYTES / 1024 / 1024} MiB on stdout` };
   if (run.signal === null && accepted.includes(run.code!)) return undefined;
-  const nearCap = run.peakRssKb !== '' && run.peakRssKb >= task.memoryMb * 1024 * 0.9;
+  // A peak near the cap counts only in a death by signal (a failed allocation met unchecked): the
+  // peak also holds file pages, which the cap does not limit, so an ordinary error can come near it.
+  const nearCap = run.signal !== null && run.peakRssKb !== '' && run.peakRssKb >= task.memoryMb * 1024 * 0.9;
   if (OUT_OF_MEMORY.test(run.stderrTail) || nearCap)
     return { kind: 'memory', message: `out of memory under the ${task.memoryMb} MiB cap (${exitDescription(run)})${stderrLines(run.stderrTail, OUT_OF_MEMORY)}` };
   return { kind: 'error', elapsedMs, message: `${exitDescription(run)}${stderrLines(run.stderrTail)}` };
+}
+
+/**
+ * A model file's text. One far longer than any model of `numVars` variables (a value of up to 11
+ * characters each, and room for comments) is refused unread: reading and parsing it would hold up
+ * every other task's clock.
+ */
+function readModelFile(path: string, numVars: number): string {
+  const limit = (1 << 20) + 12 * numVars;
+  const size = statSync(path).size;
+  if (size > limit) throw new AdapterError(`a model file of ${size} bytes, more than the ${limit} any model of ${numVars} variables needs`);
+  return readFileSync(path, 'utf8');
 }
 
 /** Writes the puzzle in the solver's input format; the CNF is returned for decoding models. */
@@ -153,7 +167,7 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
     const failed = failedCall(run, task, [0], elapsedMs);
     if (failed) return withUsage(failed);
     try {
-      return done(solver.output === 'grid' ? readGridOutput(run.stdout, puzzle) : readJsonOutput(run.stdout, puzzle));
+      return done(solver.output === 'grid' ? readGridOutput(run.stdout, puzzle, task.maxSolutions) : readJsonOutput(run.stdout, puzzle));
     } catch (err) {
       if (err instanceof AdapterError) return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${err.message}${stderrLines(run.stderrTail)}` });
       throw err;
@@ -171,7 +185,7 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
     if (stopped) return withUsage(stopped);
     let answer;
     try {
-      answer = readModel(solver.modelFile ? readFileSync(modelPath, 'utf8') : run.stdout, cnf!.numVars, cnf!.cellVars);
+      answer = readModel(solver.modelFile ? readModelFile(modelPath, cnf!.numVars) : run.stdout, cnf!.numVars, cnf!.cellVars);
     } catch (err) {
       const why = err instanceof AdapterError ? err.message : (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it wrote no model file' : thrownMessage(err);
       return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${why} (${exitDescription(run)})${stderrLines(run.stderrTail)}` });

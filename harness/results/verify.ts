@@ -25,7 +25,9 @@ export function malformed(puzzle: Puzzle, r: SolveResult, maxSolutions?: number)
   if (!Array.isArray(r.solutions)) return 'strategy returned solutions that are not an array';
   if (maxSolutions !== undefined && r.solutions.length > maxSolutions)
     return `strategy returned ${r.solutions.length} solutions, more than the ${maxSolutions} asked for`;
-  if (r.solutions.some((s) => !isGrid(s, cells))) return 'strategy returned solutions of the wrong type, size or cell values';
+  // Indices, not some(): some() passes over the holes of a sparse array.
+  for (let i = 0; i < r.solutions.length; i++)
+    if (!isGrid(r.solutions[i], cells)) return 'strategy returned solutions of the wrong type, size or cell values';
   const m = r.metrics;
   if (!m || typeof m !== 'object') return 'strategy returned no metrics';
   for (const name of STRATEGY_COUNTERS) {

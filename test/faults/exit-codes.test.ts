@@ -94,6 +94,15 @@ describe('solve', () => {
 
   it('1: a wrong answer', () => expect(runCli('solve', DANCER, '--strategy', 'test/fixtures/harness/wrong-answer.mjs').code).toBe(1));
 
+  it('1: an answer to clues the strategy rewrote, or solutions with a hole, on a worker and in this thread', () => {
+    for (const timeout of ['60', '0']) {
+      const rewritten = runCli('solve', DANCER, '--strategy', 'test/fixtures/harness/rewrites-clues.mjs', '--timeout', timeout);
+      expect([rewritten.code, rewritten.err.split('\n')[0]]).toEqual([1, expect.stringMatching(/^wrong: /)]);
+      const sparse = runCli('solve', DANCER, '--strategy', 'test/fixtures/harness/sparse-solutions.mjs', '--timeout', timeout);
+      expect([sparse.code, sparse.err]).toEqual([1, expect.stringMatching(/solutions of the wrong type, size or cell values/)]);
+    }
+  });
+
   it('2: bad input or usage', () => {
     expect(runCli('solve', MISSING).code).toBe(2);
     expect(runCli('solve', BAD).code).toBe(2);

@@ -15,7 +15,7 @@ describe('the grid adapter', () => {
     fc.assert(
       fc.property(
         picturedPuzzle({ maxSide: 8 }),
-        fc.constantFrom(['#', '.'], ['1', '0'], ['X', '.']),
+        fc.constantFrom(['#', '.'], ['1', '0'], ['X', '.'], ['x', '.'], ['█', '.']),
         fc.boolean(),
         fc.constantFrom('unique', 'multiple', 's SATISFIABLE', 'status: stuck', ''),
         (puzzle, [on, off], spaced, word) => {
@@ -60,12 +60,27 @@ describe('the grid adapter', () => {
     expect(problem('###\n#.\nunique\n')).toMatch(/line 2: a row of 2 cells, the puzzle is 3 wide/);
     expect(problem('###\n#..\nunique\nmultiple\n')).toMatch(/second status word/);
     expect(problem('###\n#..\n\n###\n#?.\n')).toMatch(/partial grid/);
+    // A whole grid of the wrong width, which a count line before a grid cannot be.
+    expect(problem('##\n#.\nunique\n')).toMatch(/line 1: a grid of 2 columns, the puzzle is 3 wide/);
+    expect(problem('4\n###\n#..\n.#\n#.\n')).toMatch(/line 4: a grid of 2 columns/);
+  });
+
+  it('reads no further than one grid past the most solutions asked for', () => {
+    const puzzle = { id: 'x', width: 3, height: 2, rows: [[3], [1]], columns: [[2], [1], [1]], meta: {} };
+    const grid = '###\n#..\n';
+    expect(readGridOutput(grid.repeat(2), puzzle, 2).solutions).toHaveLength(2);
+    expect(() => readGridOutput(grid.repeat(3), puzzle, 2)).toThrow(/line 5: more than 2 grids/);
+    // A flood: refused at its third grid, whatever follows (here a line the reader would otherwise refuse).
+    expect(() => readGridOutput(`${grid.repeat(200_000)}#\n`, puzzle, 2)).toThrow(/line 5: more than 2 grids/);
   });
 
   it('passes over lines that only look like answers: a count before the grid, words that are no status', () => {
     const puzzle = { id: 'x', width: 3, height: 2, rows: [[3], [1]], columns: [[2], [1], [1]], meta: {} };
     const r = readGridOutput('1\nconstructor\ntoString\n###\n#..\nUNIQUE\n', puzzle);
     expect([r.status, r.solutions.length]).toEqual(['unique', 1]);
+    // Counts on lines of their own, and lines of dashes around and between grids.
+    const separated = readGridOutput('10\n01\n----------\n----------\n###\n#..\n---\n###\n#..\n---\nmultiple\n', puzzle);
+    expect([separated.status, separated.solutions.length]).toEqual(['multiple', 2]);
   });
 });
 

@@ -108,6 +108,22 @@ memory: 256
     expect(fixtureProcesses()).toEqual([]);
   });
 
+  it('refuses a model file longer than any model of the CNF unread, and calls a crash an error though file pages took its peak near the cap', () => {
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
+configurations:
+  - { name: flood, command: "${FIXTURES}/model-flood.py {cnf} {model}", input: cnf, output: dimacs-model }
+  - { name: pages, command: "${FIXTURES}/file-pages-crash.py {puzzle}", input: non, output: grid }
+timeout: 5
+memory: 64
+`);
+    const rows = new Map(rowsOf(r.out).map((row) => [row.config, row]));
+    expect(rows.get('flood')!.status).toBe('error');
+    expect(rows.get('flood')!.error).toMatch(/^unreadable output: a model file of 4000006 bytes, more than the \d+ any model of \d+ variables needs/);
+    const pages = rows.get('pages')!;
+    expect(Number(pages.peak_rss_kb)).toBeGreaterThan(0.9 * 64 * 1024);
+    expect([pages.status, pages.error]).toEqual(['error', 'exit status 1; stderr: raise ValueError("bad index in the clue table") | ValueError: bad index in the clue table']);
+  });
+
   it('takes an answer given in time as it is, though a process the program left behind holds its output', () => {
     const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
 configurations:
