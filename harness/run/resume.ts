@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { clip, InputError } from '../../corpus/errors.js';
 import { scanCsvFile } from '../results/csv.js';
 import { RUN_COLUMNS } from '../results/row.js';
 import type { Task } from './tasks.js';
+import type { Puzzle } from '../../corpus/model.js';
 
 /**
  * What `--resume` matches tasks by: the puzzle's id, the task's position in the run's full task
@@ -25,6 +27,8 @@ export interface RecordedRun {
   settings: Record<Setting, Map<string, number>>;
   /** Per configuration, its params as recorded → the line of the first row with them. */
   params: Map<string, Map<string, number>>;
+  /** Each puzzle path as recorded → the first task number it is recorded at. */
+  paths: Map<string, number>;
 }
 
 /** A setting as compared: a number by value (`10` is `10.0`); an empty time limit (none) is 0, as `--timeout 0` says. */
@@ -50,7 +54,7 @@ function paramsValue(text: string): string {
  * rows appended to it would sit under a foreign header.
  */
 export function recordedTasks(path: string): RecordedRun {
-  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map() });
+  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), paths: new Map() });
   let recorded = empty();
   if (!existsSync(path) || statSync(path).size === 0) return recorded;
   // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
@@ -61,6 +65,7 @@ export function recordedTasks(path: string): RecordedRun {
     (row) => {
       const f = row.fields;
       recorded.tasks.set(resumeKey(f[at.puzzle_id]!, f[at.task]!, f[at.config]!, f[at.rep]!), row.line);
+      if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, Number(f[at.task]));
       for (const setting of Object.keys(SETTINGS) as Setting[]) {
         const values = recorded.settings[setting];
         const value = settingValue(setting, f[at[setting]]!);
@@ -137,4 +142,38 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
         ': its puzzles, configurations or --repeat differ',
     );
   }
+}
+
+/**
+ * Names each puzzle as the rows being resumed name it, where that differs (a run resumed from
+ * another working directory sees the same files under other relative paths), so that every row of
+ * the file names its puzzle one way: compare, merge and report pair rows by it. A recorded puzzle
+ * keeps its recorded path; from it, the directory the file was begun in, and the other puzzles are
+ * named as a run there would have named them. Called after checkResumable, which has made sure that
+ * each recorded task number names the same puzzle here.
+ */
+export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzle[], tasksPerPuzzle: number): void {
+  const kept = new Map<number, string>();
+  let begunIn: string | undefined;
+  for (const [path, task] of recorded.paths) {
+    const k = Math.floor(task / tasksPerPuzzle);
+    const puzzle = puzzles[k];
+    if (!puzzle || kept.has(k) || !Number.isInteger(task)) continue;
+    kept.set(k, path);
+    const here = resolve(puzzle.meta.source ?? '');
+    if (begunIn === undefined && path !== puzzle.meta.source && !isAbsolute(path) && here.endsWith(`${sep}${path.split('/').join(sep)}`))
+      begunIn = here.slice(0, here.length - path.length - 1) || sep;
+  }
+  puzzles.forEach((puzzle, k) => {
+    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? seenFrom(begunIn, puzzle.meta.source) : undefined);
+    if (path !== undefined) puzzle.meta.source = path;
+  });
+}
+
+/** A path as displayPath shows it to a run working in `dir`: relative when under it, else absolute. */
+function seenFrom(dir: string, path: string): string {
+  const abs = resolve(path);
+  const rel = relative(dir, abs);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
+  return rel.split(sep).join('/');
 }

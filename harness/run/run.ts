@@ -8,7 +8,7 @@ import { resolveConfigurations, type ConfigSpec } from '../config/configurations
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
-import { checkResumable, recordedTasks, resumeKey } from './resume.js';
+import { checkResumable, keepRecordedPaths, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs, WARMUP_PUZZLES } from './pool.js';
@@ -111,7 +111,10 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
   let tasks = buildTasks(puzzles, configs, options.repeat);
   // Before anything is written: rows run with other settings, or whose task numbers name other tasks, are not appended to.
-  if (done) checkResumable(done, { tasks, repeat: options.repeat, timeoutS: options.timeoutS, maxSolutions: options.maxSolutions, warmup: options.warmup });
+  if (done) {
+    checkResumable(done, { tasks, repeat: options.repeat, timeoutS: options.timeoutS, maxSolutions: options.maxSolutions, warmup: options.warmup });
+    keepRecordedPaths(done, puzzles, configs.length * options.repeat);
+  }
   if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
   let skipped = 0;
   if (done) {

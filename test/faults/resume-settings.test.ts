@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
-import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 // --resume appends only to rows run with the same settings: a file mixing time limits or solution
@@ -58,5 +59,22 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     const configs = runCli('run', TINY, '-s', 'overlap', '--timeout', '2', '--resume', file, '--quiet');
     expect([configs.code, configs.err]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: its configuration backtrack is not among this run's configurations (overlap)`)]);
     expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
+
+describe('--resume from another working directory', () => {
+  it('writes each puzzle path as the rows it resumes wrote it, so every row names its puzzle one way', () => {
+    const { file } = interrupted(3, '-s', 'backtrack,overlap', '--timeout', '2');
+    const before = parseCsv(readFileSync(file, 'utf8')).records;
+    // The same file, seen from test/ rather than from the package root.
+    const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'fixtures/harness/tiny.json', '-s', 'backtrack,overlap', '--timeout', '2', '--resume', file, '--quiet', '--workers', '1'], {
+      cwd: resolve('test'),
+      encoding: 'utf8',
+    });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const rows = parseCsv(readFileSync(file, 'utf8')).records;
+    expect(rows).toHaveLength(8 * 2);
+    for (const row of rows) expect(row.puzzle_path).toMatch(/^test\/fixtures\/harness\/tiny\.json#\d$/);
+    for (const row of before) expect(rows.filter((other) => other.puzzle_id === row.puzzle_id).map((other) => other.puzzle_path)).toEqual([row.puzzle_path, row.puzzle_path]);
   });
 });
