@@ -2,9 +2,10 @@ import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
 import { measureCalibration } from './calibration.js';
 import { TaskMemory, threadCpuMs, threadCpuSince, USAGE_WARMUP } from './task-usage.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { deserialize } from 'node:v8';
 import { resourceLimits } from 'node:worker_threads';
-import { thrownMessage } from '../io/thrown.js';
+import { oneLine, thrownMessage } from '../io/thrown.js';
 import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
 import type { WorkerReply } from '../results/outcome.js';
 
@@ -111,6 +112,25 @@ async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Pro
   }
 }
 
+/** The task each piece of asynchronous work was started by (timers, promises and callbacks keep it). */
+const taskContext = new AsyncLocalStorage<number>();
+let tasksRun = 0;
+/** The task running on this thread, and how to fail it. */
+let running: { id: number; fail: (err: unknown) => void } | null = null;
+
+/**
+ * An error nothing caught: the running task's, unless work an earlier task left behind (a timer that
+ * fires after its solve returned) threw it. That task's row is recorded already, and the task now
+ * running did not fail: the error is reported on stderr and goes no further.
+ */
+function uncaught(err: unknown): void {
+  const owner = taskContext.getStore();
+  if (running !== null && (owner === undefined || owner === running.id)) running.fail(err);
+  else process.stderr.write(`nonobench: a strategy threw after its task had returned (its row stands as recorded): ${oneLine(thrownMessage(err))}\n`);
+}
+process.on('uncaughtException', uncaught);
+process.on('unhandledRejection', uncaught);
+
 /**
  * Runs a task; whatever goes wrong reaches the parent as a rejection with an Error. Piscina
  * mishandles a thrown null or undefined (null reads as success), and a reply that cannot be cloned
@@ -118,10 +138,16 @@ async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Pro
  */
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   let reply: WorkerReply;
+  const id = ++tasksRun;
   try {
-    reply = await measuredRun(task);
+    reply = await taskContext.run(id, () => new Promise<WorkerReply>((resolve, reject) => {
+      running = { id, fail: reject };
+      measuredRun(task).then(resolve, reject);
+    }));
   } catch (err) {
     throw err instanceof Error ? err : new Error(thrownMessage(err));
+  } finally {
+    running = null;
   }
   try {
     structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result

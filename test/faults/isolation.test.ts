@@ -66,6 +66,22 @@ describe('a plugin cannot change the environment of other strategies', () => {
   });
 });
 
+describe('an error is charged to the task whose work threw it', () => {
+  it("a plugin's timer that throws after its task returned fails neither that row nor the next task's; one that throws while its task runs fails that task", () => {
+    const r = run(`${TINY}#1`, resolve('corpus/puzzles/webpbn/16.non'), '--strategies', `${FAULTS}/throws-late.mjs,${FAULTS}/throws-in-timer.mjs`, '--workers', '1', '--timeout', '2', '--warmup', '0');
+    const rows = (strategy: string) => r.rows.filter((row) => row.config === strategy).map((row) => [row.status, row.error]);
+    expect(rows('throws-late')).toEqual([
+      ['stuck', ''],
+      ['stuck', ''],
+    ]);
+    expect(r.err).toContain('nonobench: a strategy threw after its task had returned (its row stands as recorded): thrown after the task returned');
+    expect(rows('throws-in-timer')).toEqual([
+      ['error', 'thrown from a timer of this task'],
+      ['error', 'thrown from a timer of this task'],
+    ]);
+  });
+});
+
 describe('an answer must answer the question asked', () => {
   it('`solved` is wrong when uniqueness was asked, right when it was not', () => {
     const goal = Uint8Array.of(FILLED, EMPTY);
