@@ -1,3 +1,4 @@
+import { noteInputFile } from './input-files.js';
 import { appendAll } from './append.js';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -157,6 +158,7 @@ export function readText(path: string, shown = path): string {
     const stats = statSync(path);
     if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new InputError(shown, 0, 'cannot read the file (not a regular file or pipe)');
     bytes = stats.isFIFO() ? withDefaultStopSignals(() => readFileSync(path)) : readFileSync(path);
+    noteInputFile(stats);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw cannotRead(shown, err);

@@ -2,6 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { REPORTS_DIR } from '../../corpus/paths.js';
+import { refuseInputAsOutput } from '../../corpus/input-files.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
 function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
@@ -32,6 +33,7 @@ export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
  * a device (`/dev/stdout`) is written as it is, since renaming over it would replace it.
  */
 export function writeOutputFile(file: string, text: string): void {
+  refuseInputAsOutput(file);
   ensureParentDir(file);
   const existing = statSync(file, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) writeFileSync(file, text);

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { noteInputFile } from '../../corpus/input-files.js';
 import { CsvError, Parser, type Options as ParseOptions } from 'csv-parse';
 import { parse as parseWhole } from 'csv-parse/sync';
 import { cannotRead, InputError } from '../../corpus/errors.js';
@@ -461,6 +462,7 @@ export function scanCsvFile(path: string, visit: (row: CsvRow) => void, options:
   let fd: number;
   try {
     fd = openSync(path, 'r');
+    noteInputFile(fstatSync(fd));
   } catch (err) {
     throw cannotRead(path, err);
   }

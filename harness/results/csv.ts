@@ -1,3 +1,4 @@
+import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
@@ -54,6 +55,7 @@ export function csvRecord(values: readonly unknown[], eol = '\n'): string {
 
 /** Writes a whole CSV at once, replacing the file (for derived tables: classify, bench). */
 export function writeCsv(path: string, columns: readonly string[], rows: readonly object[]): void {
+  refuseInputAsOutput(path);
   mkdirSync(dirname(path), { recursive: true });
   const parts = [csvRecord(columns)];
   for (const row of rows) parts.push(csvRecord(columns.map((c) => (row as Record<string, unknown>)[c])));
@@ -121,6 +123,7 @@ export class CsvAppender {
     append = false,
     private readonly writeBytes: WriteBytes = writeSync,
   ) {
+    if (!append) refuseInputAsOutput(path);
     mkdirSync(dirname(path), { recursive: true });
     let scan: CsvScan | undefined;
     if (append && existsSync(path) && statSync(path).size > 0) {

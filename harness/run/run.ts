@@ -8,6 +8,7 @@ import { resolveConfigurations, type ConfigSpec } from '../config/configurations
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
+import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { checkResumable, keepRecordedPaths, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
@@ -107,6 +108,8 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
+  // Before any task runs: its rows would replace a puzzle file read (a resumed file is read on purpose).
+  if (options.resume === undefined) refuseInputAsOutput(out);
 
   const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
   let tasks = buildTasks(puzzles, configs, options.repeat);

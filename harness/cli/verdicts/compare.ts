@@ -3,6 +3,7 @@ import { compareFiles, DEFAULT_COMPARE_OPTIONS, SettingsRefusal, settingsLines, 
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, type CompareFormat } from '../../compare/format.js';
 import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
+import { refuseInputAsOutput } from '../../../corpus/input-files.js';
 import { nonNegativeNumber } from '../options.js';
 
 /** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
@@ -82,6 +83,7 @@ export function emitChunks(chunks: Iterable<string>, out: string | undefined): v
     for (const chunk of chunks) process.stdout.write(chunk);
     return;
   }
+  refuseInputAsOutput(out);
   ensureParentDir(out);
   const fd = openSync(out, 'w');
   try {

@@ -1,0 +1,25 @@
+import { statSync } from 'node:fs';
+
+/**
+ * The files this process has read as input (puzzles, grids, models, run CSVs), by device and inode,
+ * so that an output path naming one of them, however written, is refused rather than overwriting it.
+ */
+const inputs = new Set<string>();
+
+const identity = (stats: { dev: number; ino: number }) => `${stats.dev}:${stats.ino}`;
+
+/** Notes a regular file read as input. */
+export function noteInputFile(stats: { dev: number; ino: number; isFile(): boolean }): void {
+  if (stats.isFile()) inputs.add(identity(stats));
+}
+
+/** True when `path` is a file this process has read as input. */
+export function isInputFile(path: string): boolean {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats !== undefined && stats.isFile() && inputs.has(identity(stats));
+}
+
+/** Refuses to write `path` when it is one of this process's inputs. */
+export function refuseInputAsOutput(path: string): void {
+  if (isInputFile(path)) throw new Error(`${path}: is also an input of this command; give another output file`);
+}
