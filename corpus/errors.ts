@@ -31,10 +31,12 @@ const NAMED_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': 
 /**
  * `text` with control characters written as escapes, so it stays on one line and cannot drive a terminal:
  * `\t`, `\n` and `\r` by name, the other C0 controls, DEL and the C1 controls (U+0080–U+009F, such as the
- * terminal escape U+009B) as `\xHH`, and the Unicode line and paragraph separators as `\u2028` and `\u2029`.
+ * terminal escape U+009B) as `\xHH`, the Unicode line and paragraph separators as `\u2028` and `\u2029`,
+ * and the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which would
+ * show the rest of the line reversed, as `\u202e` and so on.
  */
 export function oneLineText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
     const code = c.charCodeAt(0);
     return NAMED_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`);
   });

@@ -77,8 +77,14 @@ const num = (v: number): string => String(Math.round(v * 100) / 100);
 
 /** Text made safe inside SVG/XML element content and attribute values. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
+  return dropNonXmlChars(text).replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
+
+/**
+ * `text` without the characters XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates;
+ * U+FFFE and U+FFFF), which no parser would read back.
+ */
+export const dropNonXmlChars = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/gu, '');
 
 /**
  * A standalone SVG picture of a full or partial grid: filled cells black, empty white, unknown

@@ -1,6 +1,6 @@
 import { clip, InputError } from '../errors.js';
 import { FILLED, type Clue, type Puzzle } from '../model.js';
-import { escapeXml } from '../render.js';
+import { dropNonXmlChars, escapeXml } from '../render.js';
 import {
   buildPuzzles,
   problemBudgets,
@@ -149,16 +149,8 @@ export function parseWebpbnXml(text: string, file: string, options: LoadOptions 
   return buildPuzzles(readWebpbnXml(text, file), options);
 }
 
-/**
- * Characters XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates; U+FFFE and U+FFFF):
- * they are dropped, since no parser would read the file back.
- */
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/gu;
-
-const xmlChars = (text: string) => text.replace(NOT_XML_CHAR, '');
-
 /** Text made safe as element content: forbidden characters dropped, XML's five escaped, CR kept as `&#13;` (a parser turns a raw one into LF). */
-const xmlText = (text: string) => escapeXml(xmlChars(text)).replace(/\r/g, '&#13;');
+const xmlText = (text: string) => escapeXml(text).replace(/\r/g, '&#13;');
 
 /**
  * The `<source>` and `<id>` that read back as the catalogue (the reader joins them with a space):
@@ -184,7 +176,7 @@ function puzzleLines(puzzle: Puzzle): string[] {
     if (value !== undefined) out.push(`<${name}>${xmlText(value)}</${name}>`);
   };
   if (meta.catalogue !== undefined) {
-    const { source, id } = catalogueParts(xmlChars(meta.catalogue));
+    const { source, id } = catalogueParts(dropNonXmlChars(meta.catalogue));
     element('source', source);
     element('id', id);
   }

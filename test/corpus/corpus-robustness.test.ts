@@ -423,6 +423,8 @@ describe('messages', () => {
       [c1, 4, 'row 1: clue "1\\x9b31m" is not an integer'],
     ]);
     expect(oneLineText('a\u0085b\u007fc\u2028')).toBe('a\\x85b\\x7fc\\u2028');
+    // Bidirectional overrides and isolates would show the rest of a line reversed.
+    expect(oneLineText('a\u202eb\u2066c\u2069')).toBe('a\\u202eb\\u2066c\\u2069');
   });
 });
 

@@ -141,4 +141,12 @@ describe('renderSvg', () => {
   it('escapes all five XML specials', () => {
     expect(escapeXml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;');
   });
+
+  it('drops the characters XML 1.0 forbids, so a title holding control characters still gives a well-formed picture', () => {
+    expect(escapeXml('a\u0001b\u001b[31mc\td\ne\uffff\ud800f😀')).toBe('ab[31mc\td\nef😀');
+    const puzzle = makePuzzle([[1]], [[1]], { title: 'x\u0007\u001b]0;t\u0007' });
+    const svg = renderSvg(new Uint8Array([FILLED]), 1, 1, { puzzle });
+    expect(svg).toContain('<title>x]0;t</title>');
+    expect(svg).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
 });
