@@ -5,12 +5,19 @@ import { statSync } from 'node:fs';
  * so that an output path naming one of them, however written, is refused rather than overwriting it.
  */
 const inputs = new Set<string>();
+/** Set by the command line, where one process runs one command: a library user reads and writes as it likes. */
+let tracking = false;
+
+/** Notes the input files this process reads from now on (see refuseInputAsOutput). */
+export function trackInputFiles(): void {
+  tracking = true;
+}
 
 const identity = (stats: { dev: number; ino: number }) => `${stats.dev}:${stats.ino}`;
 
 /** Notes a regular file read as input. */
 export function noteInputFile(stats: { dev: number; ino: number; isFile(): boolean }): void {
-  if (stats.isFile()) inputs.add(identity(stats));
+  if (tracking && stats.isFile()) inputs.add(identity(stats));
 }
 
 /** True when `path` is a file this process has read as input. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { inputProblems } from '../corpus/errors.js';
+import { trackInputFiles } from '../corpus/input-files.js';
 import { ParamError } from '../solvers/api/params.js';
 import { thrownMessage, UsageError } from './io/thrown.js';
 import { VERSION } from './run/version.js';
@@ -27,6 +28,9 @@ process.on('exit', () => {
   process.stderr.write(`nonobench: the output could not be written to stdout (${stdoutFailure.code ?? stdoutFailure.message})\n`);
   if (!process.exitCode) process.exitCode = 1;
 });
+
+// One process, one command: an output path naming a file it read is refused (see input-files.ts).
+trackInputFiles();
 
 const program = new Command();
 program
