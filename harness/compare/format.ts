@@ -10,6 +10,7 @@ import {
   type PairKey,
   type RunInfo,
 } from './compare.js';
+import { oneLineText } from '../../corpus/errors.js';
 import { formatTable } from '../io/table.js';
 import { csvChunks, jsonChunks } from './format-data.js';
 
@@ -72,9 +73,19 @@ type TableFn = (header: string[], body: string[][]) => string;
 
 const textTable: TableFn = (header, body) => formatTable(header, body);
 
-const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Text for markdown that shows as written: control characters escaped as on the terminal (a lone CR
+ * would end a table row), `\` and `|` backslash-escaped (`|` splits cells), and `&`, `<`, `>` as
+ * entities, so a value from a CSV cannot become live HTML where the markdown is rendered.
+ */
+export const mdText = (s: string) =>
+  oneLineText(s)
+    .replace(/[\\|]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 const markdownTable: TableFn = (header, body) =>
-  [header, header.map(() => '---'), ...body].map((row) => `| ${row.map(mdCell).join(' | ')} |`).join('\n');
+  [header, header.map(() => '---'), ...body].map((row) => `| ${row.map(mdText).join(' | ')} |`).join('\n');
 
 function runLine(name: string, info: RunInfo): string {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
@@ -85,7 +96,7 @@ function runLine(name: string, info: RunInfo): string {
 
 /** Which time is judged, and why when it is not CPU time taken as a matter of course. */
 export function timeBasisLine(result: CompareResult): string {
-  const why = result.timeBasisNote ? ` (${result.timeBasisNote})` : '';
+  const why = result.timeBasisNote ? ` (${oneLineText(result.timeBasisNote)})` : ''; // it may name a file
   if (result.timeBasis === 'cpu') return `time: CPU time (cpu_ms)${why}, not scaled by calibration: other work on the machine does not add to it`;
   return `time: wall time (time_ms)${why}`;
 }
@@ -123,6 +134,10 @@ function speedLine(result: CompareResult): string {
 
 function formatText(result: CompareResult, table: TableFn): string {
   const md = table === markdownTable;
+  // Lines carry CSV text (run ids, commits, settings, configuration names): escaped, so they cannot
+  // drive the terminal or forge a line (escaping twice changes nothing: escapes are printable).
+  // Table cells are escaped by formatTable and mdText.
+  const line = (text: string) => (md ? `- ${mdText(text)}` : oneLineText(text));
   const out: string[] = [];
   const section = (title: string, header: string[], body: string[][]) => {
     if (body.length === 0) {
@@ -135,26 +150,27 @@ function formatText(result: CompareResult, table: TableFn): string {
   };
   const o = result.options;
   const slow = 1 + o.threshold;
-  const item = md ? '- ' : '';
   out.push(md ? '# nonobench compare\n' : 'nonobench compare');
   out.push(
-    item + runLine('BASE', result.base),
-    item + runLine('NEW ', result.next),
-    ...settingsTextLines(result).map((l) => item + l),
-    item + timeBasisLine(result),
-    item + repsLine(result),
-    ...(speedLine(result) ? [item + speedLine(result)] : []),
-    item +
+    line(runLine('BASE', result.base)),
+    line(runLine('NEW ', result.next)),
+    ...settingsTextLines(result).map(line),
+    line(timeBasisLine(result)),
+    line(repsLine(result)),
+    ...(speedLine(result) ? [line(speedLine(result))] : []),
+    line(
       `time: regression when the ${percentLabel(o.confidence)} CI of NEW/BASE lies above ${slow.toFixed(3)}, ` +
-      `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions for that confidence: the range of ratios)` +
-      (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : '') +
-      (result.timeAdvisory ? '; advisory only: time regressions do not fail' : ''),
-    item +
-      (result.timeAdvisory
+        `improvement when below ${(1 / slow).toFixed(3)} (too few repetitions for that confidence: the range of ratios)` +
+        (o.minTimeMs > 0 ? `; times under ${o.minTimeMs} ms not flagged` : '') +
+        (result.timeAdvisory ? '; advisory only: time regressions do not fail' : ''),
+    ),
+    line(
+      result.timeAdvisory
         ? 'time never fails here: its verdicts are advice (a baseline measured under another load; bench-check --ab judges time A/B)'
         : `time fails for a strategy whose typical ratio over its pairs has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
-          `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`),
-    item + 'order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)',
+          `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`,
+    ),
+    line('order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)'),
   );
 
   // Pairs come most severe first (see bySeverity): each section keeps that order.
@@ -211,7 +227,8 @@ function formatText(result: CompareResult, table: TableFn): string {
       String(s.statusRegressions),
     ]),
   );
-  out.push('', item + coverageLine(result), ...(inconclusiveLine(result) ? [item + inconclusiveLine(result)] : []), '', (md ? '**' : '') + verdictLine(result) + (md ? '**' : ''));
+  const verdict = verdictLine(result);
+  out.push('', line(coverageLine(result)), ...(inconclusiveLine(result) ? [line(inconclusiveLine(result))] : []), '', md ? `**${mdText(verdict)}**` : oneLineText(verdict));
   return `${out.join('\n')}\n`;
 }
 

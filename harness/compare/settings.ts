@@ -51,8 +51,11 @@ function canonical(column: RunColumn, text: string): string {
 
 /** Values for a message: `none` for an empty one, texts quoted, one line whatever they hold. */
 function shown(column: RunColumn, values: readonly string[]): string {
-  return values.map((v) => (v === '' ? 'none' : QUOTED.has(column) ? JSON.stringify(v) : oneLineText(v))).join(', ');
+  return values.map((v) => (v === '' ? 'none' : QUOTED.has(column) ? quoted(v) : oneLineText(v))).join(', ');
 }
+
+/** `"text"` with `"` and `\` backslash-escaped and control characters as oneLineText writes them (JSON.stringify leaves C1 controls such as U+009B raw). */
+const quoted = (text: string) => `"${oneLineText(text.replace(/["\\]/g, '\\$&'))}"`;
 
 /**
  * The distinct values of a text column over the held rows of a run, in task order, by group (the

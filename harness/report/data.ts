@@ -1,5 +1,7 @@
 import { groupPairs, rowsOf, withoutRepeats, type PairGroups } from '../compare/pairs.js';
-import type { RunTable } from '../compare/table.js';
+import type { RunTable, TextColumn } from '../compare/table.js';
+import { InputError } from '../../corpus/errors.js';
+import { csvNumber, CsvValueError } from '../results/csv.js';
 import { TIME_COLUMN, type TimeChoice } from '../compare/time-basis.js';
 import { UsageError } from '../io/thrown.js';
 import { medianOfSorted } from '../results/median.js';
@@ -115,12 +117,28 @@ function chooseBasis(tables: RunTable[], groups: PairGroups[], choice: TimeChoic
   return { basis: 'wall', note: missing || 'no solved row has a time' };
 }
 
+/**
+ * Each distinct timeout_s as a number (NaN for empty: no limit), checked as RunTable checks time_ms:
+ * the column is kept as text for compare's settings, and a bare Number() would take `abc` or `-2` as
+ * no limit and 400 digits as an infinite one (PAR-2 Infinity). A bad value is `FILE:LINE: column timeout_s: …`.
+ */
+function limitsOf(t: RunTable, limits: TextColumn): number[] {
+  return limits.values.map((v, code) => {
+    try {
+      return csvNumber('timeout_s', v, false, 0);
+    } catch (err) {
+      if (err instanceof CsvValueError) throw new InputError(t.file, t.lines[limits.firstRow[code]!]!, err.message);
+      throw err;
+    }
+  });
+}
+
 function pairFigures(t: RunTable, g: PairGroups, label: string, basis: TimeBasis, puzzleOf: (row: number) => number): RunData {
   const n = g.count;
   const status = t.text('status')!;
   const time = t.num(TIME_COLUMN[basis]);
   const limits = t.text('timeout_s');
-  const limitOfCode = limits?.values.map((v) => (v === '' ? NaN : Number(v)));
+  const limitOfCode = limits && limitsOf(t, limits);
   const run: RunData = {
     table: t,
     groups: g,

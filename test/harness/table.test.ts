@@ -25,6 +25,12 @@ describe('formatTable', () => {
     );
   });
 
+  it('escapes control characters in cells and header: a line break or terminal escape cannot split a row or drive the terminal', () => {
+    const text = formatTable(['name\x1b[1m', 'n'], [['a\nb\rc', '\x1b[2J'], ['\x9b31m', '\u2028']]);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028]/);
+    expect(text).toBe(reference(['name\\x1b[1m', 'n'], [['a\\nb\\rc', '\\x1b[2J'], ['\\x9b31m', '\\u2028']]));
+  });
+
   it('measures wide characters as the terminal shows them', () => {
     const lines = formatTable(['title', 'n'], [['日本', '1'], ['ab', '22']]).split('\n');
     expect(lines[2]).toBe('日本    1');
