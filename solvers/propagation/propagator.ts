@@ -5,13 +5,16 @@ import { ArrayLineCache, CACHE_HIT, CACHE_IMPOSSIBLE, CACHE_MISS, IMPOSSIBLE_LIN
 import { lineClue, type LineSolver } from '../line/line-solver.js';
 import type { SolveTrace } from '../api/types.js';
 
-/** Line solves between two polls of the cancellation check. */
-const POLL_EVERY = 256;
+/**
+ * Cells of the lines solved between two polls of the cancellation check: 256 solves of 32-cell
+ * lines, but a poll every two solves of 4000-cell ones, whose solves take milliseconds each.
+ */
+const POLL_CELLS = 256 * 32;
 
 export interface PropagatorOptions {
   /** Remember each line's result per (line, state) so the same state is never solved twice (default true). */
   cache?: boolean;
-  /** Polled every few hundred line solves; once true, `propagate` stops early and sets `stopped`. */
+  /** Polled every few thousand cells of lines solved; once true, `propagate` stops early and sets `stopped`. */
   shouldStop?: () => boolean;
 }
 
@@ -242,7 +245,8 @@ export class Propagator {
         this.clearQueue();
         return false;
       }
-      if (++this.sincePoll >= POLL_EVERY) {
+      this.sincePoll += line < this.height ? this.width : this.height;
+      if (this.sincePoll >= POLL_CELLS) {
         this.sincePoll = 0;
         if (this.shouldStop()) {
           this.stopped = true;

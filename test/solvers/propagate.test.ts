@@ -206,3 +206,23 @@ describe('propagation', () => {
     prop.grid.forEach((v, i) => v !== UNKNOWN && expect(v).toBe(goal[i]));
   });
 });
+
+describe('the cancellation check', () => {
+  it('is polled by the cells of the lines solved, so a limit stops the solves of very long lines within a few of them', () => {
+    // Rows of 3000 cells: each exact solve is far dearer than a 30-cell one.
+    const width = 3000;
+    const height = 4;
+    const picture = Uint8Array.from({ length: width * height }, (_, i) => ((i * 7919) % 5 < 2 ? FILLED : EMPTY));
+    const { rows, columns } = cluesOf(picture, width, height);
+    for (const cache of [true, false]) {
+      let polls = 0;
+      const prop = new Propagator(makePuzzle(rows, columns), new ExactLineSolver(), { cache, shouldStop: () => ++polls > 0 });
+      prop.enqueueAll();
+      expect(prop.propagate()).toBe(true);
+      expect(prop.stopped).toBe(true);
+      expect(polls).toBe(1);
+      // The first poll comes after the first 8192 cells of lines: the third row.
+      expect(prop.lineSolves + prop.cacheHits).toBe(3);
+    }
+  });
+});
