@@ -115,18 +115,25 @@ async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Pro
 /** The task each piece of asynchronous work was started by (timers, promises and callbacks keep it). */
 const taskContext = new AsyncLocalStorage<number>();
 let tasksRun = 0;
-/** The task running on this thread, and how to fail it. */
-let running: { id: number; fail: (err: unknown) => void } | null = null;
+/** The task running on this thread. */
+let running: number | null = null;
 
 /**
  * An error nothing caught: the running task's, unless work an earlier task left behind (a timer that
  * fires after its solve returned) threw it. That task's row is recorded already, and the task now
- * running did not fail: the error is reported on stderr and goes no further.
+ * running did not fail: the error is reported on stderr and goes no further. The running task's own
+ * error ends the thread, as it would without this handler: the task fails with it, and none of its
+ * work is left running beside the tasks after it.
  */
 function uncaught(err: unknown): void {
   const owner = taskContext.getStore();
-  if (running !== null && (owner === undefined || owner === running.id)) running.fail(err);
-  else process.stderr.write(`nonobench: a strategy threw after its task had returned (its row stands as recorded): ${oneLine(thrownMessage(err))}\n`);
+  if (running !== null && (owner === undefined || owner === running)) {
+    process.off('uncaughtException', uncaught);
+    process.off('unhandledRejection', uncaught);
+    process.nextTick(() => {
+      throw err instanceof Error ? err : new Error(thrownMessage(err));
+    });
+  } else process.stderr.write(`nonobench: a strategy threw after its task had returned (its row stands as recorded): ${oneLine(thrownMessage(err))}\n`);
 }
 process.on('uncaughtException', uncaught);
 process.on('unhandledRejection', uncaught);
@@ -140,10 +147,8 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   let reply: WorkerReply;
   const id = ++tasksRun;
   try {
-    reply = await taskContext.run(id, () => new Promise<WorkerReply>((resolve, reject) => {
-      running = { id, fail: reject };
-      measuredRun(task).then(resolve, reject);
-    }));
+    running = id;
+    reply = await taskContext.run(id, () => measuredRun(task));
   } catch (err) {
     throw err instanceof Error ? err : new Error(thrownMessage(err));
   } finally {
