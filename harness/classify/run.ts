@@ -1,5 +1,6 @@
 import type { InputError } from '../../corpus/errors.js';
 import { loadCorpus } from '../../corpus/load.js';
+import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import type { Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { deadlineAfter } from '../../solvers/api/types.js';
@@ -14,6 +15,8 @@ import type { RunRow } from '../results/row.js';
 import { difficultyRanks } from './difficulty.js';
 
 export interface ClassifyRunOptions {
+  /** The files the command will write: refused when one is a puzzle file read. */
+  outputs?: string[];
   /** Puzzle paths (files, bundles, FILE#N members, directories); the bundled corpus when empty. */
   paths: string[];
   /** Per-puzzle limit in seconds; 0 for none. */
@@ -78,6 +81,8 @@ export async function classifyCorpus(options: ClassifyRunOptions): Promise<Class
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
+  // Before any puzzle is classified: an output that would replace a puzzle file read.
+  for (const output of options.outputs ?? []) refuseInputAsOutput(output);
 
   const timeoutMs = options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity;
   const results: ClassifiedPuzzle[] = new Array(puzzles.length);

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
@@ -36,11 +36,15 @@ describe('an output that is also an input', () => {
       ['history', csv, '--out', csv],
       ['compare', csv, join(d, 'other.csv'), '--out', csv],
     ];
+    // Refused before any output is written, the other one included.
+    commands.push(['classify', puzzle, '--workers', '1', '--timeout', '2', '--out', join(d, 'fresh.csv'), '--html', puzzle]);
+    commands.push(['solve', puzzle, '--svg', join(d, 'fresh.svg'), '--replay', puzzle]);
     for (const args of commands) {
       const r = runCli(...args);
       expect([r.code, r.err.trim().split('\n').at(-1)], args.join(' ')).toEqual([2, expect.stringMatching(/: is also an input of this command; give another output file$/)]);
       expect([puzzle, csv, grid].map((f) => readFileSync(f, 'utf8')), args.join(' ')).toEqual(before);
     }
+    expect(existsSync(join(d, 'fresh.csv')) || existsSync(join(d, 'fresh.svg'))).toBe(false);
     // merge may write over one of its inputs (it writes beside and renames at the end).
     expect(runCli('merge', csv, csv).code).toBe(0);
   });

@@ -185,6 +185,7 @@ export function registerClassify(program: Command): void {
         if (o.html) ensureParentDir(o.html);
         run = await classifyCorpus({
           paths: pathsWithSuite(paths, o.suite),
+          outputs: [o.out, o.html].filter((f): f is string => f !== undefined),
           timeoutS: o.timeout,
           workers: o.workers,
           memoryMb: o.memory,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countKnown, describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
+import { refuseInputAsOutput } from '../../../corpus/input-files.js';
 import { puzzleLabel, withoutGoal, type Grid, type Puzzle } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
 import type { Params } from '../../../solvers/api/params.js';
@@ -128,6 +129,8 @@ export function registerSolve(program: Command): void {
 /** `nonobench solve PUZZLE`: bad input throws (exit 2), a failed solve throws FailedSolve (exit 1). */
 async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Promise<void> {
   const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
+  // Before solving, and before either picture is written: one that would replace the puzzle file.
+  for (const output of [opts.svg, opts.replay]) if (output !== undefined) refuseInputAsOutput(output);
   // Parameters are checked before solving, so that a misspelt or bad one is a usage error, not a failed solve.
   const [config] = await resolveConfigurations([{ strategy: strategySpec(opts.strategy), params: opts.param ?? {} }], {}, taskLimitMs(opts.timeout * 1000, 0));
   const { params } = config!;
