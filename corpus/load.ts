@@ -19,13 +19,14 @@ export { MAX_FILE_PROBLEMS } from './errors.js';
  */
 
 /**
- * A path as shown to users: relative to the working directory when under it, with `/` separators. Control
- * characters are kept, since it is also a puzzle's `meta.source`, recorded in CSVs and opened again: a line
- * printed for a person escapes them (InputError does it for `FILE:LINE: message`; elsewhere oneLineText).
+ * A path as shown to users: relative to the working directory (or `from`) when under it, with `/`
+ * separators. Control characters are kept, since it is also a puzzle's `meta.source`, recorded in CSVs
+ * and opened again: a line printed for a person escapes them (InputError does it for `FILE:LINE:
+ * message`; elsewhere oneLineText).
  */
-export function displayPath(path: string): string {
+export function displayPath(path: string, from = process.cwd()): string {
   const abs = resolve(path);
-  const rel = relative(process.cwd(), abs);
+  const rel = relative(from, abs);
   if (rel === '') return '.';
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
   return rel.split(sep).join('/');

@@ -36,7 +36,7 @@ const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', '
 const QUOTED: ReadonlySet<RunColumn> = new Set(['cpu_model', 'node_version', 'definition']);
 
 /** A value as compared: numbers by value (`10` = `10.0`), params as JSON with sorted keys, else the text. */
-function canonical(column: RunColumn, text: string): string {
+export function canonicalSetting(column: RunColumn, text: string): string {
   if (text === '') return '';
   if (NUMERIC.has(column)) return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
   if (column !== 'params') return text;
@@ -78,7 +78,7 @@ function valuesOf(g: PairGroups, held: Uint8Array, column: RunColumn, group?: Ru
     let values = out.get(name);
     if (!values) out.set(name, (values = new Map()));
     const text = col.values[code]!;
-    const key = canonical(column, text);
+    const key = canonicalSetting(column, text);
     if (!values.has(key)) values.set(key, text);
   }
   return out;

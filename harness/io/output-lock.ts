@@ -11,18 +11,6 @@ const STALE_MS = 10_000;
  * that exits releases it; one that was killed leaves a lock that goes stale within 10 s.
  * Returns the release function (which may be called more than once).
  */
-/**
- * Refuses a file a run holds the lock of, as lockOutput does, without taking the lock: for a
- * command that replaces the file in one synchronous go (merge), which could not refresh a lock.
- */
-export function refuseIfLocked(path: string): void {
-  const existing = statSync(path, { throwIfNoEntry: false });
-  if (!existing?.isFile()) return;
-  const real = realpathSync(path);
-  if (lockfile.checkSync(real, { realpath: false, stale: STALE_MS }))
-    throw new Error(`${path}: another nonobench run is writing it (its lock ${real}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);
-}
-
 export function lockOutput(path: string, warn: (line: string) => void): () => void {
   // A device (`--out /dev/null`) is no file two runs could corrupt, and no lock can sit beside it.
   const existing = statSync(path, { throwIfNoEntry: false });
@@ -48,7 +36,21 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
-      throw new Error(`${path}: another nonobench run is writing it (its lock ${real}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);
+      throw lockedError(path, real);
     throw err;
   }
 }
+
+/**
+ * Refuses a file a run holds the lock of, as lockOutput does, without taking the lock: for a
+ * command that replaces the file in one synchronous go (merge), which could not refresh a lock.
+ */
+export function refuseIfLocked(path: string): void {
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (!existing?.isFile()) return;
+  const real = realpathSync(path);
+  if (lockfile.checkSync(real, { realpath: false, stale: STALE_MS })) throw lockedError(path, real);
+}
+
+const lockedError = (path: string, real: string) =>
+  new Error(`${path}: another nonobench run is writing it (its lock ${real}.lock is at most ${STALE_MS / 1000} s old): wait for it, or give another output file`);

@@ -76,8 +76,8 @@ export class BufferedWriter {
     if (most > this.buffer.length - this.used) {
       this.flush();
       if (most > this.buffer.length) {
-        if (typeof data === 'string') writeSync(this.fd, data);
-        else for (let done = 0; done < data.length; ) done += writeSync(this.fd, data, done, data.length - done);
+        const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+        writeWhole(this.fd, bytes, 0, bytes.length);
         return;
       }
     }
@@ -88,14 +88,23 @@ export class BufferedWriter {
     }
   }
   flush(): void {
-    let done = 0;
-    while (done < this.used) done += writeSync(this.fd, this.buffer, done, this.used - done);
+    writeWhole(this.fd, this.buffer, 0, this.used);
     this.used = 0;
   }
 }
 
 /** writeSync's form CsvAppender uses: bytes written, which may be fewer than asked (a nearly full disk). */
 export type WriteBytes = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+
+/** Writes bytes `offset` to `offset + length` whole: writeSync may write only part of them (a nearly full disk). */
+function writeWhole(fd: number, bytes: Uint8Array, offset: number, length: number, write: WriteBytes = writeSync): void {
+  for (let done = 0; done < length; ) {
+    const written = write(fd, bytes, offset + done, length - done);
+    // A write that takes nothing would be tried forever.
+    if (written <= 0) throw Object.assign(new Error('no space left: a write took no bytes'), { code: 'ENOSPC' });
+    done += written;
+  }
+}
 
 /**
  * Writes CSV rows to a file, one synchronous write per row, so that every finished row is in the
@@ -157,12 +166,7 @@ export class CsvAppender {
     if (this.failed !== undefined) throw this.failed;
     const bytes = Buffer.from(text, 'utf8');
     try {
-      for (let done = 0; done < bytes.length; ) {
-        const written = this.writeBytes(this.fd, bytes, done, bytes.length - done);
-        // A write that takes nothing would be tried forever.
-        if (written <= 0) throw Object.assign(new Error('no space left: a write took no bytes'), { code: 'ENOSPC' });
-        done += written;
-      }
+      writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes);
     } catch (err) {
       this.failed = err;
       try {

@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { displayPath } from '../../corpus/load.js';
 import { clip, InputError } from '../../corpus/errors.js';
 import { scanCsvFile } from '../results/csv.js';
 import { RUN_COLUMNS } from '../results/row.js';
+import { canonicalSetting } from '../compare/settings.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
 
@@ -31,22 +33,11 @@ export interface RecordedRun {
   paths: Map<string, number>;
 }
 
-/** A setting as compared: a number by value (`10` is `10.0`); an empty time limit (none) is 0, as `--timeout 0` says. */
-function settingValue(setting: Setting, text: string): string {
-  if (setting === 'timeout_s' && text === '') return '0';
-  return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
-}
+/** A setting as compared (as compare does); an empty time limit (none) is 0, as `--timeout 0` says. */
+const settingValue = (setting: Setting, text: string): string => (setting === 'timeout_s' && text === '' ? '0' : canonicalSetting(setting, text));
 
-/** Params as compared: JSON with its keys sorted (the order a file was written in does not matter). */
-function paramsValue(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
-      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-    );
-  } catch {
-    return text;
-  }
-}
+/** Params as compared (as compare does): JSON with its keys sorted. */
+const paramsValue = (text: string): string => canonicalSetting('params', text);
 
 /**
  * The tasks and settings a run CSV being resumed already records: none when it does not exist yet
@@ -165,15 +156,8 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
       begunIn = here.slice(0, here.length - path.length - 1) || sep;
   }
   puzzles.forEach((puzzle, k) => {
-    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? seenFrom(begunIn, puzzle.meta.source) : undefined);
+    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? displayPath(puzzle.meta.source, begunIn) : undefined);
     if (path !== undefined) puzzle.meta.source = path;
   });
 }
 
-/** A path as displayPath shows it to a run working in `dir`: relative when under it, else absolute. */
-function seenFrom(dir: string, path: string): string {
-  const abs = resolve(path);
-  const rel = relative(dir, abs);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
-  return rel.split(sep).join('/');
-}
