@@ -72,4 +72,16 @@ describe('short writes', () => {
     expect(() => new CsvAppender(file, ['n', 'title', 'extra'], false, nearlyFullDisk(2, 5))).toThrow(/ENOSPC/);
     expect(readFileSync(file, 'utf8')).toBe('');
   });
+
+  it('a write that takes no bytes is a full disk, not a loop: the row is cut back off', () => {
+    const file = join(tmp(), 'zero.csv');
+    let calls = 0;
+    // Writes the header, then takes nothing.
+    const write: WriteBytes = (fd, buffer, offset, length) => (++calls === 1 ? writeSync(fd, buffer, offset, length) : 0);
+    const csv = new CsvAppender(file, ['n', 'title', 'extra'], false, write);
+    expect(() => csv.write(ROWS[0]!)).toThrow(/a write took no bytes/);
+    csv.close();
+    expect(calls).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(csvRecord(['n', 'title', 'extra']));
+  });
 });
