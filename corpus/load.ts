@@ -19,12 +19,14 @@ export { MAX_FILE_PROBLEMS } from './errors.js';
  */
 
 /**
- * A path as shown to users: relative to the working directory (or `from`) when under it, with `/`
- * separators. Control characters are kept, since it is also a puzzle's `meta.source`, recorded in CSVs
- * and opened again: a line printed for a person escapes them (InputError does it for `FILE:LINE:
- * message`; elsewhere oneLineText).
+ * A path as shown to users: relative to the working directory when under it, with `/` separators. Control
+ * characters are kept, since it is also a puzzle's `meta.source`, recorded in CSVs and opened again: a line
+ * printed for a person escapes them (InputError does it for `FILE:LINE: message`; elsewhere oneLineText).
  */
-export function displayPath(path: string, from = process.cwd()): string {
+export const displayPath = (path: string): string => pathSeenFrom(path, process.cwd());
+
+/** A path as displayPath shows it to a command working in `from`. */
+export function pathSeenFrom(path: string, from: string): string {
   const abs = resolve(path);
   const rel = relative(from, abs);
   if (rel === '') return '.';

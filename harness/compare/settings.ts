@@ -1,5 +1,6 @@
 import { oneLineText } from '../../corpus/errors.js';
 import type { RunColumn } from '../results/row.js';
+import { canonicalSetting } from '../results/setting-value.js';
 import { heldRows, type PairGroups } from './pairs.js';
 
 /**
@@ -32,22 +33,7 @@ export interface SettingsComparison {
   unknown: RunColumn[];
 }
 
-const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', 'warmup', 'workers', 'memory_mb']);
 const QUOTED: ReadonlySet<RunColumn> = new Set(['cpu_model', 'node_version', 'definition']);
-
-/** A value as compared: numbers by value (`10` = `10.0`), params as JSON with sorted keys, else the text. */
-export function canonicalSetting(column: RunColumn, text: string): string {
-  if (text === '') return '';
-  if (NUMERIC.has(column)) return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
-  if (column !== 'params') return text;
-  try {
-    return JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
-      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-    );
-  } catch {
-    return text;
-  }
-}
 
 /** Values for a message: `none` for an empty one, texts quoted, one line whatever they hold. */
 function shown(column: RunColumn, values: readonly string[]): string {

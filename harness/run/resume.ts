@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
-import { displayPath } from '../../corpus/load.js';
+import { pathSeenFrom } from '../../corpus/load.js';
 import { clip, InputError } from '../../corpus/errors.js';
 import { scanCsvFile } from '../results/csv.js';
 import { RUN_COLUMNS } from '../results/row.js';
-import { canonicalSetting } from '../compare/settings.js';
+import { canonicalSetting } from '../results/setting-value.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
 
@@ -156,7 +156,7 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
       begunIn = here.slice(0, here.length - path.length - 1) || sep;
   }
   puzzles.forEach((puzzle, k) => {
-    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? displayPath(puzzle.meta.source, begunIn) : undefined);
+    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? pathSeenFrom(puzzle.meta.source, begunIn) : undefined);
     if (path !== undefined) puzzle.meta.source = path;
   });
 }

@@ -1,0 +1,18 @@
+import type { RunColumn } from './row.js';
+
+/** Settings written as numbers. */
+const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', 'warmup', 'workers', 'memory_mb']);
+
+/** A value as compared: numbers by value (`10` = `10.0`), params as JSON with sorted keys, else the text. */
+export function canonicalSetting(column: RunColumn, text: string): string {
+  if (text === '') return '';
+  if (NUMERIC.has(column)) return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
+  if (column !== 'params') return text;
+  try {
+    return JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    );
+  } catch {
+    return text;
+  }
+}
