@@ -8,7 +8,7 @@ import { DEFAULT_ENCODING, ENCODINGS, type EncodingName } from '../sat/encodings
 /** The parameters of `auto`. */
 export const AUTO_PARAMS: readonly ParamSpec[] = [
   { name: 'search', type: 'enum', values: ['probe', 'backtrack'], default: 'probe', meaning: 'the depth-first search phase: as probe (probing around each decision\'s changes) or as the backtrack strategy (probing every candidate cell at each node)' },
-  { name: 'satShare', type: 'integer', min: 1, default: 2, meaning: "the first SAT turn's work, in multiples of the work of the search run before it (weighted up where probing decided little; later turns get more)" },
+  { name: 'satShare', type: 'integer', min: 1, default: 8, meaning: "the first SAT turn's work, in multiples of the work of the search run before it (weighted up where probing decided little; later turns get more)" },
   { name: 'symmetry', type: 'boolean', default: true, meaning: "use the clues' symmetries: symmetric solutions first, a solution's images as solutions" },
   { name: 'encoding', type: 'enum', values: ENCODINGS, default: DEFAULT_ENCODING, meaning: 'CNF encoding of the SAT phase (see sat)' },
   { name: 'lines', type: 'boolean', default: false, meaning: 'solve lines with the exact line solver inside the SAT phase, explained as clauses (see sat)' },
