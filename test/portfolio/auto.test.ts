@@ -112,6 +112,21 @@ describe('auto, the portfolio strategy', () => {
     expect(shared).toBeGreaterThan(0);
   });
 
+  it("runs probe's search with clause learning given 8 times its work by default, and what the params name", () => {
+    const portfolio = (puzzle: Puzzle, search: typeof PROBE_SETTINGS, satShare: number) =>
+      new Portfolio(puzzle, solveOptions(), { search, satShare, symmetry: true, encoding: 'blocks', lines: false }).run().metrics;
+    let differ = 0;
+    for (const name of ['020.non', '029.non', '046.non']) {
+      const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'generated', '30x30', name));
+      const byDefault = autoStrategy.solve(puzzle, solveOptions()).metrics;
+      const asBefore = autoStrategy.solve(puzzle, solveOptions({ params: { search: 'backtrack', satShare: '2' } })).metrics;
+      expect(byDefault).toEqual(portfolio(puzzle, PROBE_SETTINGS, 8));
+      expect(asBefore).toEqual(portfolio(puzzle, BACKTRACK_SETTINGS, 2));
+      if (JSON.stringify(byDefault) !== JSON.stringify(asBefore)) differ++;
+    }
+    expect(differ).toBeGreaterThan(0); // the two settings are told apart on these puzzles
+  });
+
   it('reports the solutions it found when the limit fires', () => {
     // Every row and column holds one cell: the 8! permutation matrices.
     const ones = Array.from({ length: 8 }, () => [1]);
