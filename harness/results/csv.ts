@@ -30,7 +30,7 @@ export type CsvRecord = Record<string, string>;
  * off whenever `record_delimiter` is given, and then quotes only the delimiter itself, so a bare CR
  * or LF in a CRLF file went out unquoted and split the row. A leading byte-order mark is quoted too,
  * as a reader drops one at the start of a file. Values are never altered (no formula escaping);
- * booleans and dates are written as String() writes them.
+ * booleans and dates are written as String() writes them, numbers as plain decimals (plainDecimal).
  */
 const stringifyOptions = (eol: string, loneEmpty: boolean): StringifyOptions => ({
   bom: false,
@@ -43,7 +43,7 @@ const stringifyOptions = (eol: string, loneEmpty: boolean): StringifyOptions => 
   quoted_match: /[\r\n]|^\ufeff/,
   quoted_empty: loneEmpty,
   escape_formulas: false,
-  cast: { boolean: (v) => String(v), date: (v) => String(v) },
+  cast: { boolean: (v) => String(v), date: (v) => String(v), number: plainDecimal },
 });
 const OPTIONS: Record<string, StringifyOptions> = {};
 const optionsFor = (eol: string, loneEmpty: boolean) => (OPTIONS[`${eol}${loneEmpty}`] ??= stringifyOptions(eol, loneEmpty));
@@ -261,6 +261,26 @@ export class CsvValueError extends Error {}
 
 /** A plain decimal: digits, an optional fraction; no exponent, hex, padding, `Infinity` or `+`. */
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A number as a plain decimal, the form csvNumber reads: String() writes 1e-7 and 1e21 with an
+ * exponent, this writes 0.0000001 and 1000000000000000000000 (the same shortest digits, so the
+ * value reads back exactly). NaN and ±Infinity stay as String() writes them.
+ */
+export function plainDecimal(n: number): string {
+  const text = String(n);
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const sign = text.startsWith('-') ? '-' : '';
+  const mantissa = text.slice(sign.length, e);
+  const point = mantissa.indexOf('.');
+  const digits = mantissa.replace('.', '');
+  // Where the decimal point falls among the digits.
+  const at = (point < 0 ? mantissa.length : point) + Number(text.slice(e + 1));
+  if (at <= 0) return `${sign}0.${'0'.repeat(-at)}${digits}`;
+  if (at >= digits.length) return `${sign}${digits}${'0'.repeat(at - digits.length)}`;
+  return `${sign}${digits.slice(0, at)}.${digits.slice(at)}`;
+}
 
 /**
  * A number read from a run CSV (times, counters, indices): NaN for an empty value, else a plain

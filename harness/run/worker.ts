@@ -114,20 +114,24 @@ async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Pro
 
 /** The task each piece of asynchronous work was started by (timers, promises and callbacks keep it). */
 const taskContext = new AsyncLocalStorage<number>();
+/** The owner of the thread warm-up's work, which is no task's (task ids start at 1). */
+const WARMUP_OWNER = 0;
 let tasksRun = 0;
 /** The task running on this thread. */
 let running: number | null = null;
 
 /**
- * An error nothing caught: the running task's, unless work an earlier task left behind (a timer that
- * fires after its solve returned) threw it. That task's row is recorded already, and the task now
- * running did not fail: the error is reported on stderr and goes no further. The running task's own
- * error ends the thread, as it would without this handler: the task fails with it, and none of its
- * work is left running beside the tasks after it.
+ * An error nothing caught: the running task's, unless work an earlier task or the thread's warm-up
+ * left behind (a timer that fires after its solve returned) threw it. That task's row is recorded
+ * already, the warm-up has none, and the task now running did not fail: the error is reported on
+ * stderr and goes no further. The running task's own error ends the thread, as it would without
+ * this handler: the task fails with it, and none of its work is left running beside the tasks after it.
  */
 function uncaught(err: unknown): void {
   const owner = taskContext.getStore();
-  if (running !== null && (owner === undefined || owner === running)) {
+  if (owner === WARMUP_OWNER)
+    process.stderr.write(`nonobench: work a warm-up solve left behind threw (no task's row is affected): ${oneLine(thrownMessage(err))}\n`);
+  else if (running !== null && (owner === undefined || owner === running)) {
     process.off('uncaughtException', uncaught);
     process.off('unhandledRejection', uncaught);
     process.nextTick(() => {
@@ -170,8 +174,9 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     const set = deserialize(Buffer.from(task.warmupSet)) as WarmupSet;
     const start = performance.now();
     if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
-    // Its own memory account: what the task holds is counted from after it.
-    await warmUp(set, task, new TaskMemory(usage, LIMIT_MIB));
+    // Its own memory account: what the task holds is counted from after it; and its own owner, so
+    // that what its solves leave behind is not charged to this task (see uncaught).
+    await taskContext.run(WARMUP_OWNER, () => warmUp(set, task, new TaskMemory(usage, LIMIT_MIB)));
     if (usage) Atomics.store(usage, USAGE_WARMUP, Math.ceil(performance.now() - start));
   }
   const strategy = await strategyFor(task.strategySpec);

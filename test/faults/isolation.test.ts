@@ -82,6 +82,31 @@ describe('an error is charged to the task whose work threw it', () => {
   });
 });
 
+describe("the thread warm-up's work is no task's", () => {
+  const warm = (...args: string[]) => run(...args, '--strategies', `${FAULTS}/throws-late.mjs`, '--workers', '1', '--timeout', '3', '--warmup', '1');
+  const WARMUP_NOTE = "nonobench: work a warm-up solve left behind threw (no task's row is affected): thrown after the task returned";
+
+  it('a timer a warm-up solve left, firing while the task that started the warm-up runs, fails no task', () => {
+    // Warm-up solves of 150 ms on 16.non fill the 300 ms round; the timers left on tiny #1 fire 400 ms later, in 16.non's own solves.
+    const r = warm(resolve('corpus/puzzles/webpbn/16.non'), `${TINY}#1`, '--param', 'timerMs=400', '--param', 'waitMs=150');
+    expect(r.rows.map((row) => [row.status, row.error])).toEqual([
+      ['stuck', ''],
+      ['stuck', ''],
+    ]);
+    expect(r.err).toContain(WARMUP_NOTE);
+  });
+
+  it('one firing during the warm-up neither fails the task nor turns the threads cold', () => {
+    const r = warm(`${TINY}#1`, resolve('corpus/puzzles/webpbn/16.non'));
+    expect(r.rows.map((row) => [row.status, row.error])).toEqual([
+      ['stuck', ''],
+      ['stuck', ''],
+    ]);
+    expect(r.err).toContain(WARMUP_NOTE);
+    expect(r.err).not.toContain('measure cold');
+  });
+});
+
 describe('an answer must answer the question asked', () => {
   it('`solved` is wrong when uniqueness was asked, right when it was not', () => {
     const goal = Uint8Array.of(FILLED, EMPTY);

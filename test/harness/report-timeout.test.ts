@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadRunTable } from '../../harness/compare/table.js';
 import { reportData } from '../../harness/report/data.js';
 import { REPORT_COLUMNS } from '../../harness/report/report.js';
-import { writeCsv } from '../../harness/results/csv.js';
+import fc from 'fast-check';
+import { plainDecimal, readCsvInput, writeCsv } from '../../harness/results/csv.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -59,5 +60,28 @@ describe('report: timeout_s is checked as time_ms is', () => {
     const r = runCli('report', file, '--out', join(tmp(), 'report.html'));
     expect(r.code).toBe(2);
     expect(r.err).toBe(`${file}:3: column timeout_s: "abc" is not a plain decimal\n`);
+  });
+});
+
+describe('run writes every number as a plain decimal, so that its readers take it back', () => {
+  it('plainDecimal reads back as the same number and never has an exponent', () => {
+    const cases = [1e-7, -1e-7, 1.5e-10, 1e21, 2.5e25, 123456789e-20, 0.1, 42, -0, 5e-324, Number.MAX_VALUE];
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(...cases)), (n) => {
+        const text = plainDecimal(n);
+        expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+        expect(Number(text)).toBe(n === 0 ? 0 : n);
+      }),
+    );
+    expect([1e-7, 1.5e-10, 1e21, -2.5e-7].map(plainDecimal)).toEqual(['0.0000001', '0.00000000015', '1000000000000000000000', '-0.00000025']);
+  });
+
+  it('a run with --timeout 0.0000001 records timeout_s 0.0000001, and report reads it', () => {
+    const out = join(tmp(), 'tiny-limit.csv');
+    expect(runCli('run', 'corpus/puzzles/webpbn/1.non', '-s', 'overlap', '--timeout', '0.0000001', '--warmup', '0', '--out', out, '--quiet').code).toBe(0);
+    const { records } = readCsvInput(out);
+    expect(records.map((r) => r.timeout_s)).toEqual(['0.0000001']);
+    const r = runCli('report', out, '--out', join(tmp(), 'tiny-limit.html'));
+    expect([r.code, r.err]).toEqual([0, '']);
   });
 });
