@@ -8,7 +8,7 @@ import { heldRows, type PairGroups } from './pairs.js';
  * warm-up, configuration parameters or benchmark definition measure different things, so compare
  * refuses them (unless --allow-different); a different machine (cpu_model, node_version), number of
  * workers or memory limit is only noted. A CSV lacking a column (written before it existed) leaves
- * that setting unknown, never refused.
+ * that setting unknown, never refused, and so does params lacking a parameter (see paramsDifferences).
  */
 
 /** Settings whose difference refuses the comparison, in the order they are listed; params is per configuration. */
@@ -96,7 +96,11 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
   return { differences, unknown };
 }
 
-/** The params of each configuration both runs have, where they differ. An empty params (an older run) is unknown. */
+/**
+ * The params of each configuration both runs have, where they differ. An empty params (an older
+ * run) is unknown; so is a parameter only one run records (a strategy's parameter added since the
+ * other run): when that is the only difference, it is noted, not refused.
+ */
 function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<string, Map<string, string>>): SettingDifference[] {
   const out: SettingDifference[] = [];
   for (const [name, b] of base) {
@@ -105,9 +109,29 @@ function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<str
     b.delete('');
     n.delete('');
     if (b.size === 0 || n.size === 0 || sameKeys(b, n)) continue;
-    out.push({ setting: 'params', configuration: name, base: shown('params', [...b.values()]), next: shown('params', [...n.values()]), refuses: true });
+    const refuses = !onlyUnrecordedParameters(b, n);
+    out.push({ setting: 'params', configuration: name, base: shown('params', [...b.values()]), next: shown('params', [...n.values()]), refuses });
   }
   return out;
+}
+
+/** Whether two runs' params of a configuration, one value each, agree on every parameter both record. */
+function onlyUnrecordedParameters(base: Map<string, string>, next: Map<string, string>): boolean {
+  if (base.size !== 1 || next.size !== 1) return false;
+  const b = paramsObject([...base.keys()][0]!);
+  const n = paramsObject([...next.keys()][0]!);
+  if (!b || !n) return false;
+  return Object.keys(b).every((k) => !Object.hasOwn(n, k) || JSON.stringify(b[k]) === JSON.stringify(n[k]));
+}
+
+/** A canonical params value as an object of parameters; undefined when it is no JSON object. */
+function paramsObject(canonical: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(canonical);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `timeout_s: 10 vs 5`, `params of configuration fast: {…} vs {…}`. */

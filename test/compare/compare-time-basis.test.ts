@@ -161,6 +161,17 @@ describe('compare: runs with different settings', () => {
     ]);
   });
 
+  it('only notes params that differ in a parameter one run does not record (added since), and refuses one both record differently', () => {
+    const added = records().map((r) => (r.config === 'slow' ? { ...r, params: '{"probe":false,"lines":false}' } : r));
+    const r = compareRuns(BASE, csvOf('new.csv', added));
+    expect(r.settings.differences).toEqual([{ setting: 'params', configuration: 'slow', base: '{"probe":false}', next: '{"probe":false,"lines":false}', refuses: false }]);
+    expect(formatComparison(r, 'table')).toContain('note: base.csv and new.csv differ in params of configuration slow: {"probe":false} vs {"probe":false,"lines":false}');
+    const changed = records().map((r) => (r.config === 'slow' ? { ...r, params: '{"probe":true,"lines":false}' } : r));
+    expect(refusal(csvOf('new.csv', changed)).lines('compare')).toEqual([
+      'compare: base.csv and new.csv differ in params of configuration slow: {"probe":false} vs {"probe":true,"lines":false}; give --allow-different to compare them anyway',
+    ]);
+  });
+
   it('compares them anyway with allowDifferent, and says how they differ', () => {
     const r = compareRuns(BASE, csvOf('new.csv', records({ over: { timeout_s: '5' } })), opts({ allowDifferent: true }));
     expect(r.settings.differences).toEqual([{ setting: 'timeout_s', configuration: '', base: '10', next: '5', refuses: true }]);
