@@ -1,7 +1,7 @@
 import type { RunRecord } from '../results/row.js';
 import { geometricMean } from './stats.js';
 import { benjaminiHochberg, familyShift, type FamilyShift } from './family.js';
-import { counterChanges, isSolvedStatus, judgeStatus, judgeTime, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
+import { counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
 import { chooseTimeBasis, type TimeBasis, type TimeChoice } from './time-basis.js';
@@ -16,6 +16,7 @@ export {
   counterChanges,
   describeStatuses,
   INCONCLUSIVE_WHY,
+  RERUN_WITH_MORE_REPS,
   isSolvedStatus,
   judgeStatus,
   judgeTime,
@@ -101,6 +102,8 @@ export interface CompareOptions {
   time: TimeChoice;
   /** Compare runs whose settings differ (see settings.ts) instead of refusing them. */
   allowDifferent: boolean;
+  /** How the command gets enough repetitions for a time verdict, told after `time inconclusive …`. */
+  moreReps: string;
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
@@ -111,6 +114,7 @@ export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   normalize: true,
   time: 'auto',
   allowDifferent: false,
+  moreReps: RERUN_WITH_MORE_REPS,
 };
 
 export interface CompareCounts {

@@ -122,7 +122,7 @@ export function repsLine(result: CompareResult): string {
 /** How many pairs' time was not judged and why; '' when there are none. */
 export function inconclusiveLine(result: CompareResult): string {
   const c = result.counts;
-  return c.timeInconclusive ? `time inconclusive for ${c.timeInconclusive} of ${c.pairs} pairs: ${INCONCLUSIVE_WHY}` : '';
+  return c.timeInconclusive ? `time inconclusive for ${c.timeInconclusive} of ${c.pairs} pairs: ${INCONCLUSIVE_WHY}: ${result.options.moreReps}` : '';
 }
 
 function speedLine(result: CompareResult): string {

@@ -200,8 +200,11 @@ export const TRIM_FROM_REPS = 5;
 /** Fewest timed repetitions a side needs (after the slowest is set aside) for a time verdict. */
 export const MIN_REPS = 3;
 
-/** Why a pair's time was not judged: shown in every format and counted in the summary. */
-export const INCONCLUSIVE_WHY = `fewer than ${MIN_REPS} repetitions a side: rerun with --repeat ${MIN_REPS} or more`;
+/** Why a pair's time was not judged: shown in every format and counted in the summary, with the command's way to more repetitions (CompareOptions.moreReps). */
+export const INCONCLUSIVE_WHY = `fewer than ${MIN_REPS} repetitions a side`;
+
+/** compare's way to more repetitions: the runs' own option. */
+export const RERUN_WITH_MORE_REPS = `rerun with --repeat ${MIN_REPS} or more`;
 
 /**
  * A side's times without the slowest once it has TRIM_FROM_REPS or more: an interruption (other

@@ -110,6 +110,7 @@ describe('nonobench ab', () => {
       // Two rounds are too few repetitions for a time verdict: statuses alone decide, and they agree.
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/OK: no regression in 4 pairs/);
+      expect(first.stdout).toContain('time inconclusive for 4 of 4 pairs: fewer than 3 repetitions a side: rerun with --rounds 3 or more'); // ab has no --repeat of its own
       for (const side of ['base', 'new']) {
         const { records } = readCsv(join(outDir, `${side}.csv`));
         expect(records.map((r) => r.rep).sort()).toEqual(['1', '1', '1', '1', '2', '2', '2', '2']);

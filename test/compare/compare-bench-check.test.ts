@@ -124,6 +124,16 @@ describe('bench-check', () => {
     expect(taken.stderr).toContain('taken.csv: already exists');
   });
 
+  it('asks for a baseline with more repetitions when the time of its pairs is inconclusive (bench-check has no --repeat)', () => {
+    const dir = tmp();
+    const once = join(dir, 'once.csv');
+    const recorded = spawnSync('node', [CLI, 'run', 'corpus/puzzles/webpbn/16.non', '-s', 'backtrack', '--repeat', '1', '--out', once, '-q'], { encoding: 'utf8' });
+    expect(recorded.status).toBe(0);
+    const r = spawnSync('node', [CLI, 'bench-check', '--baseline', once, '--run-out', join(dir, 'again.csv'), '-q'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('time inconclusive for 1 of 1 pairs: fewer than 3 repetitions a side: record the baseline again with --repeat 3 or more');
+  });
+
   it('reruns from the directory the baseline was recorded in, wherever it is started', () => {
     const elsewhere = tmp();
     expect(recordingRoot(CHECKED, 'b.csv')).toBe(process.cwd());

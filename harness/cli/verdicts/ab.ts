@@ -7,7 +7,7 @@ import { defaultRunsPath } from '../../io/output-path.js';
 import { UsageError } from '../../io/thrown.js';
 import { positiveInt } from '../options.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
-import { SettingsRefusal } from '../../compare/compare.js';
+import { MIN_REPS, SettingsRefusal } from '../../compare/compare.js';
 
 /** What both sides run when no `run` arguments follow `--`. */
 export const DEFAULT_AB_RUN = ['--suite', 'quick', '--timeout', '2'];
@@ -46,7 +46,7 @@ export function registerAb(program: Command): void {
         outDir,
         cacheDir: o.cacheDir,
         cwd: process.cwd(),
-        compare: compareOptionsOf(o),
+        compare: compareOptionsOf(o, `rerun with --rounds ${MIN_REPS} or more`),
         log,
       });
     } catch (err) {

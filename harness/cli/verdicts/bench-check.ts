@@ -5,7 +5,7 @@ import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
-import { SettingsRefusal } from '../../compare/compare.js';
+import { MIN_REPS, SettingsRefusal } from '../../compare/compare.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { defaultCacheDir } from '../../ab/builds.js';
 import { Interrupted } from '../../ab/child.js';
@@ -49,7 +49,7 @@ export function registerBenchCheck(program: Command): void {
       ...(o.memory !== undefined ? { memoryMb: o.memory } : {}),
       ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
       quiet: !!o.quiet,
-      compare: compareOptionsOf(o),
+      compare: compareOptionsOf(o, `record the baseline again with --repeat ${MIN_REPS} or more`),
     };
     try {
       if (o.ab) {

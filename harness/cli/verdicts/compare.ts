@@ -60,7 +60,7 @@ export function compareOptionsOf(o: {
   rawTimes?: boolean;
   time?: TimeChoice;
   allowDifferent?: boolean;
-}): CompareOptions {
+}, moreReps = DEFAULT_COMPARE_OPTIONS.moreReps): CompareOptions {
   return {
     threshold: o.threshold,
     confidence: o.confidence,
@@ -69,6 +69,7 @@ export function compareOptionsOf(o: {
     normalize: !o.rawTimes,
     time: o.time ?? DEFAULT_COMPARE_OPTIONS.time,
     allowDifferent: !!o.allowDifferent,
+    moreReps,
   };
 }
 
