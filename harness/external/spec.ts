@@ -60,6 +60,9 @@ const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 /** The command's words, split like a shell would (quotes kept together, `$VAR` and `~` left as written). */
 export function commandWords(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
+  // The splitter reads a quote left open as if it were closed at the end; a shell refuses it.
+  const open = openQuote(command);
+  if (open) throw new ExternalSpecError(`command: a ${open} quote is not closed (a shell would refuse it)`);
   // A `#` inside a word is part of it, as in a shell (the splitter would start a comment there).
   const words = parse(command.replace(/(?<=\S)#/g, '\\#'), (name) => `$${name}`);
   return words.map((w) => {
@@ -67,6 +70,21 @@ export function commandWords(command: string | string[]): string[] {
     if ('op' in w && w.op === 'glob') return w.pattern;
     throw new ExternalSpecError(`command: shell operators (${JSON.stringify('op' in w ? w.op : w)}) are not run; give ["sh", "-c", "…"] for a shell pipeline`);
   });
+}
+
+/** The quote a command leaves open at its end (`'` or `"`), read as a shell reads quotes and backslashes; '' when none. */
+function openQuote(command: string): string {
+  let quote = '';
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = '';
+    } else if (c === '\\') i++;
+    else if (quote === '"') {
+      if (c === '"') quote = '';
+    } else if (c === "'" || c === '"') quote = c;
+  }
+  return quote;
 }
 
 /** Checks the words' placeholders against the input and output; the first problem is thrown. */

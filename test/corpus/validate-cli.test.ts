@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BAD_CASES, BAD_DIR } from '../fixtures/bad-cases.js';
@@ -74,9 +74,16 @@ describe('the CLI on malformed input', () => {
     ]);
     expect(missing.stderr).toBe('test/fixtures/none-such.non:0: cannot read the file (no such file or directory)\n');
     expect(missing.code).toBe(2);
-    expect(format.stderr).toBe('nonobench: --format must be non or json, got "pdf"\n(see nonobench convert --help)\n');
+    expect(format.stderr).toBe('nonobench: --format must be non, json or xml, got "pdf"\n(see nonobench convert --help)\n');
     expect(format.code).toBe(2);
-    expect(unknownOut.stderr).toMatch(/^nonobench: cannot tell the output format of ".*x\.csv": name it \.non, \.nonpack or \.json, or give --format\n\(see nonobench convert --help\)\n$/);
+    expect(unknownOut.stderr).toMatch(/^nonobench: cannot tell the output format of ".*x\.csv": name it \.non, \.nonpack, \.json or \.xml, or give --format\n\(see nonobench convert --help\)\n$/);
     expect(unknownOut.code).toBe(2);
+    // XML to standard output, which has no extension to tell it by, reads back as the same puzzle.
+    const xml = await cli(['convert', 'test/fixtures/formats/sample.non', '-', '--format', 'xml']);
+    expect(xml.code).toBe(0);
+    writeFileSync(join(tmp, 'back.xml'), xml.stdout);
+    const back = await cli(['convert', join(tmp, 'back.xml'), '-']);
+    const direct = await cli(['convert', 'test/fixtures/formats/sample.non', '-']);
+    expect(back.stdout.replace(/^(title|catalogue|by|copyright|license|source).*\n/gm, '')).toBe(direct.stdout.replace(/^(title|catalogue|by|copyright|license|source).*\n/gm, ''));
   });
 });

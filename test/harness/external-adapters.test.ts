@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../../corpus/grid.js';
 import { EMPTY, FILLED, UNKNOWN, withoutGoal } from '../../corpus/model.js';
@@ -138,6 +139,33 @@ describe('external solver settings', () => {
   it('split the command as a shell does and fill in placeholders word by word', () => {
     expect(commandWords('solver -q "a b" {puzzle}')).toEqual(['solver', '-q', 'a b', '{puzzle}']);
     expect(fillPlaceholders(['--in={puzzle}', '{{x}}', '{timeout}s'], { puzzle: '/t/p one.non', timeout: '3' })).toEqual(['--in=/t/p one.non', '{x}', '3s']);
+    expect(commandWords(`solver 'it''s' "say \\"hi\\"" a\\'b 'c \\' d`)).toEqual(['solver', 'its', 'say "hi"', "a'b", 'c \\', 'd']);
+  });
+
+  it('refuse a quote left open, as a shell does, and take every quote a shell closes', () => {
+    for (const [command, quote] of [
+      ['cadical "{cnf}', '"'],
+      ["cadical -q '{cnf}", "'"],
+      [`solver "a \\" b`, '"'],
+      [`solver 'a' 'b`, "'"],
+    ])
+      expect(() => commandWords(command!)).toThrow(`command: a ${quote} quote is not closed (a shell would refuse it)`);
+    // Any word of letters, spaces, backslashes and quotes: refused exactly when sh refuses it.
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a b\\'"]{0,12}$/), (word) => {
+        const shell = spawnSync('sh', ['-n', '-c', `: ${word}`], { encoding: 'utf8' });
+        const refused = (() => {
+          try {
+            commandWords(`solver ${word}`);
+            return false;
+          } catch {
+            return true;
+          }
+        })();
+        expect(refused).toBe(shell.status !== 0);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('refuse what cannot run: shell operators, unknown placeholders, missing programs, mismatched formats', () => {

@@ -13,23 +13,23 @@ interface ConvertOptions {
   solutions?: string;
 }
 
-/** `nonobench convert IN OUT`: reads any supported format, writes .non (or a `====` bundle) or JSON. */
+/** `nonobench convert IN OUT`: reads any supported format, writes .non (or a `====` bundle), JSON or webpbn XML. */
 export function registerConvert(program: Command): void {
   program
     .command('convert')
-    .description('convert puzzles between formats: reads .non/.nonpack, webpbn .xml, .json and tournament .txt; writes .non or .json')
+    .description('convert puzzles between formats: reads .non/.nonpack, webpbn .xml, .json and tournament .txt; writes .non, .json or webpbn .xml')
     .argument('<in>', 'a puzzle file, FILE#N (one member of a bundle) or a directory')
-    .argument('<out>', 'the output file (.non, .nonpack or .json), or - for standard output (.non text unless --format json)')
-    .option('--format <format>', "output format, non or json (default: from OUT's extension; non for -)")
+    .argument('<out>', 'the output file (.non, .nonpack, .json or .xml), or - for standard output (.non text unless --format says otherwise)')
+    .option('--format <format>', "output format, non, json or xml (default: from OUT's extension; non for -)")
     .addOption(maxSizeOption())
     .option('--solutions <file>', 'tournament format: the solutions file to attach as goals')
     .action((input: string, out: string, opts: ConvertOptions) => {
       let format: WritableFormat | undefined;
       if (opts.format !== undefined) {
-        if (opts.format !== 'non' && opts.format !== 'json') throw new UsageError(`--format must be non or json, got "${opts.format}"`);
+        if (opts.format !== 'non' && opts.format !== 'json' && opts.format !== 'xml') throw new UsageError(`--format must be non, json or xml, got "${opts.format}"`);
         format = opts.format;
       } else format = out === '-' ? 'non' : writableFormatOf(out); // standard output has no extension: .non text
-      if (!format) throw new UsageError(`cannot tell the output format of "${out}": name it .non, .nonpack or .json, or give --format`);
+      if (!format) throw new UsageError(`cannot tell the output format of "${out}": name it .non, .nonpack, .json or .xml, or give --format`);
       const load: LoadOptions = loadOptionsOf(opts);
       if (opts.solutions !== undefined) load.solutions = opts.solutions;
       const puzzles = loadPuzzles(input, load);
