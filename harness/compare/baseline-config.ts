@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { clip, InputError } from '../../corpus/errors.js';
 import type { Params } from '../../solvers/api/params.js';
 import type { RunColumn } from '../results/row.js';
+import { MAX_WARMUP } from '../config/limits.js';
 import { asTable, NEEDED_COLUMNS, taskOrder, type RunCsv, type RunTable } from './table.js';
 
 /**
@@ -167,7 +168,7 @@ export function baselineConfig(csv: RunCsv | RunTable, cores = availableParallel
   };
   const bound = MAX_WORKERS_PER_CORE * cores;
   const workers = optional(o, 'workers', { whole: true, min: 1, max: bound, why: ` (${MAX_WORKERS_PER_CORE} × the ${cores} core${cores === 1 ? '' : 's'})` });
-  const warmup = optional(o, 'warmup', { whole: true, min: 0 });
+  const warmup = optional(o, 'warmup', { whole: true, min: 0, max: MAX_WARMUP, why: ' (as --warmup)' });
   const memoryMb = optional(o, 'memory_mb', { whole: true, min: MIN_MEMORY_MB, why: ' (MiB; a worker thread needs about 8 to start)' });
   if (workers !== undefined) config.workers = workers;
   if (warmup !== undefined) config.warmup = warmup;

@@ -133,15 +133,17 @@ export function parseConfigList(list: string): ConfigSpec[] {
  */
 export async function resolveConfigurations(specs: readonly (string | ConfigSpec)[], given: Params = {}, importLimitMs = Infinity): Promise<Configuration[]> {
   const configs: Configuration[] = [];
+  const names = new Set<string>();
   const claimed = new Set<string>();
   /** `inFile`: the configuration comes from a definition file, whose way to name it the hint shows. */
   const add = (config: Configuration, inFile: boolean) => {
-    if (configs.some((c) => c.name === config.name))
+    if (names.has(config.name))
       throw new UsageError(
         config.external
           ? `configuration "${clip(config.name)}" is listed twice (give each external solver of one program a name of its own)`
           : `configuration "${clip(config.name)}" is listed twice (give one of them a name of its own: ${inFile ? '`name: NAME` in its entry' : `NAME=${clip(config.strategy)}…`})`,
       );
+    names.add(config.name);
     configs.push(config);
   };
   let paramFromCommandLine = false;

@@ -29,8 +29,8 @@ export interface RecordedRun {
   settings: Record<Setting, Map<string, number>>;
   /** Per configuration, its params as recorded → the line of the first row with them. */
   params: Map<string, Map<string, number>>;
-  /** Each puzzle path as recorded → the first task number it is recorded at. */
-  paths: Map<string, number>;
+  /** Each puzzle path as recorded → the first task number it is recorded at, and that row's line. */
+  paths: Map<string, { task: number; line: number }>;
 }
 
 /** A setting as compared (as compare does); an empty time limit (none) is 0, as `--timeout 0` says. */
@@ -56,7 +56,7 @@ export function recordedTasks(path: string): RecordedRun {
     (row) => {
       const f = row.fields;
       recorded.tasks.set(resumeKey(f[at.puzzle_id]!, f[at.task]!, f[at.config]!, f[at.rep]!), row.line);
-      if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, Number(f[at.task]));
+      if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, { task: Number(f[at.task]), line: row.line });
       for (const setting of Object.keys(SETTINGS) as Setting[]) {
         const values = recorded.settings[setting];
         const value = settingValue(setting, f[at[setting]]!);
@@ -141,15 +141,28 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
  * the file names its puzzle one way: compare, merge and report pair rows by it. A recorded puzzle
  * keeps its recorded path; from it, the directory the file was begun in, and the other puzzles are
  * named as a run there would have named them. Called after checkResumable, which has made sure that
- * each recorded task number names the same puzzle here.
+ * each recorded task number names the same puzzle here; the same puzzle read from two files, given
+ * in another order, passes that check, so a recorded path that is another puzzle's path in this run
+ * is refused (`FILE:LINE: cannot resume: …`): its rows would name the wrong file.
  */
 export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzle[], tasksPerPuzzle: number): void {
   const kept = new Map<number, string>();
+  const sources = new Map<string, number>();
+  puzzles.forEach((p, k) => {
+    if (p.meta.source !== undefined && !sources.has(p.meta.source)) sources.set(p.meta.source, k);
+  });
   let begunIn: string | undefined;
-  for (const [path, task] of recorded.paths) {
+  for (const [path, { task, line }] of recorded.paths) {
     const k = Math.floor(task / tasksPerPuzzle);
     const puzzle = puzzles[k];
     if (!puzzle || kept.has(k) || !Number.isInteger(task)) continue;
+    const other = sources.get(path);
+    if (other !== undefined && other !== k)
+      throw new InputError(
+        recorded.path,
+        line,
+        `cannot resume: its task ${task} is ${clip(path)}, where this run's is ${clip(puzzle.meta.source ?? puzzle.id)}: the same puzzle in two files, given in another order (give the paths in the order they were run)`,
+      );
     kept.set(k, path);
     const here = resolve(puzzle.meta.source ?? '');
     if (begunIn === undefined && path !== puzzle.meta.source && !isAbsolute(path) && here.endsWith(`${sep}${path.split('/').join(sep)}`))

@@ -108,10 +108,9 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   const paths = options.paths.length > 0 ? options.paths : [BUNDLED_CORPUS];
   const { puzzles, errors } = loadCorpus(paths, options.maxSize !== undefined ? { maxSize: options.maxSize } : {});
   for (const e of errors) log.write(`${e.message}\n`);
-  // Before any task runs: its rows would replace a puzzle file read (a resumed file is read on purpose).
-  if (options.resume === undefined) refuseInputAsOutput(out);
-
   const configs = await resolveConfigurations(options.strategies, options.params, taskLimitMs(options.timeoutS > 0 ? options.timeoutS * 1000 : Infinity, 0));
+  // Before any task runs: its rows would replace a puzzle file, plugin module or solver program read (a resumed file is read on purpose).
+  if (options.resume === undefined) refuseInputAsOutput(out);
   let tasks = buildTasks(puzzles, configs, options.repeat);
   // Before anything is written: rows run with other settings, or whose task numbers name other tasks, are not appended to.
   if (done) {

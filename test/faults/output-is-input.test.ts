@@ -48,4 +48,23 @@ describe('an output that is also an input', () => {
     // merge may write over one of its inputs (it writes beside and renames at the end).
     expect(runCli('merge', csv, csv).code).toBe(0);
   });
+
+  it("run refuses to write over the plugin module or the solver program it runs", () => {
+    const d = dir();
+    const plugin = join(d, 'plugin.mjs');
+    copyFileSync('test/fixtures/faults/throws-late.mjs', plugin);
+    const program = join(d, 'solver.sh');
+    writeFileSync(program, '#!/bin/sh\nexec cadical "$@"\n', { mode: 0o755 });
+    const definition = join(d, 'ext.yaml');
+    writeFileSync(definition, `puzzles: [${join(process.cwd(), 'corpus/puzzles/webpbn/1.non')}]\nconfigurations:\n  - { name: cad, command: "./solver.sh -q {cnf}", input: cnf, output: dimacs-model }\n`);
+    const before = [plugin, program].map((f) => readFileSync(f, 'utf8'));
+    for (const args of [
+      ['run', 'corpus/puzzles/webpbn/1.non', '-s', `overlap,${plugin}`, '--timeout', '1', '--out', plugin, '--quiet'],
+      ['run', '--config', definition, '--out', program, '--quiet'],
+    ]) {
+      const r = runCli(...args);
+      expect([r.code, r.err.trim().split('\n').at(-1)], args.join(' ')).toEqual([2, expect.stringMatching(/: is also an input of this command; give another output file$/)]);
+    }
+    expect([plugin, program].map((f) => readFileSync(f, 'utf8'))).toEqual(before);
+  });
 });

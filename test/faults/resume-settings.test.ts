@@ -52,6 +52,26 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('the same puzzle in two files, given in another order: its rows would name the wrong file', () => {
+    const d = dir();
+    const [a, b] = ['A.non', 'B.non'].map((name) => join(d, name)) as [string, string];
+    writeFileSync(a, readFileSync('corpus/puzzles/webpbn/1.non'));
+    writeFileSync(b, readFileSync('corpus/puzzles/webpbn/1.non'));
+    const file = join(d, 'run.csv');
+    expect(runCli('run', a, b, '-s', 'overlap', '--out', file, '--quiet').code).toBe(0);
+    const [header, ...rows] = readFileSync(file, 'utf8').trim().split('\n');
+    const text = `${header}\n${rows.find((row) => row.includes(`,${b},`))}\n`;
+    writeFileSync(file, text); // task 1 (B.non) recorded, task 0 (A.non) not
+    const swapped = runCli('run', b, a, '-s', 'overlap', '--resume', file, '--quiet');
+    expect([swapped.code, swapped.err]).toEqual([2, `${file}:2: cannot resume: its task 1 is ${b}, where this run's is ${a}: the same puzzle in two files, given in another order (give the paths in the order they were run)\n`]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(runCli('run', a, b, '-s', 'overlap', '--resume', file, '--quiet').code).toBe(0);
+    expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => [row.task, row.puzzle_path])).toEqual([
+      ['1', b],
+      ['0', a],
+    ]);
+  });
+
   it('another configuration list, or other params for a configuration', () => {
     const { file, text } = interrupted(2, '-s', 'backtrack', '--timeout', '2', '--param', 'probing=false');
     const params = runCli('run', TINY, '-s', 'backtrack', '--timeout', '2', '--resume', file, '--quiet');
