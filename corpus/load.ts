@@ -1,4 +1,5 @@
 import { noteInputFile } from './input-files.js';
+import { withDefaultStopSignals } from './stop-signals.js';
 import { appendAll } from './append.js';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -169,24 +170,6 @@ export function readText(path: string, shown = path): string {
   const text = decodeText(bytes);
   if (text === undefined) throw new InputError(shown, 1, 'not a text file (binary data)');
   return text;
-}
-
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * Runs `read`, a read that may block for ever (a pipe whose writer never closes it), with the
- * default action for Ctrl-C, SIGTERM and SIGHUP: a listener (the output lock's, a run's) cannot
- * run while the thread is blocked, so with one the process could not be stopped short of SIGKILL.
- */
-function withDefaultStopSignals<T>(read: () => T): T {
-  // Raw listeners, so that one added with `once` is restored as such.
-  const saved = STOP_SIGNALS.map((signal) => ({ signal, listeners: process.rawListeners(signal) as ((...args: unknown[]) => void)[] }));
-  for (const signal of STOP_SIGNALS) process.removeAllListeners(signal);
-  try {
-    return read();
-  } finally {
-    for (const { signal, listeners } of saved) for (const listener of listeners) process.on(signal, listener);
-  }
 }
 
 /** The companion solutions of a tournament questions file: `…questions.txt` → `…solutions.txt`, if present. */

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
+import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
 function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
@@ -30,13 +31,15 @@ export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
 /**
  * Writes an output file (an `--svg`, `--out`, `--replay`), creating its directory first. A file is
  * written whole beside its place and renamed over it, so a crash or Ctrl-C never leaves half a page;
- * a device (`/dev/stdout`) is written as it is, since renaming over it would replace it.
+ * a device or named pipe (`/dev/stdout`, `>(gzip > x.gz)`) is written as it is, since renaming over
+ * it would replace it; a pipe that no one reads yet blocks until someone does, Ctrl-C still working.
  */
 export function writeOutputFile(file: string, text: string): void {
   refuseInputAsOutput(file);
   ensureParentDir(file);
   const existing = statSync(file, { throwIfNoEntry: false });
-  if (existing && !existing.isFile()) writeFileSync(file, text);
+  if (existing?.isFIFO()) withDefaultStopSignals(() => writeFileSync(file, text));
+  else if (existing && !existing.isFile()) writeFileSync(file, text);
   else writeFileAtomic.sync(file, text);
 }
 

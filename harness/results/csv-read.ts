@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { noteInputFile } from '../../corpus/input-files.js';
 import { CsvError, Parser, type Options as ParseOptions } from 'csv-parse';
 import { parse as parseWhole } from 'csv-parse/sync';
@@ -461,9 +461,13 @@ export function scanCsvText(text: string, visit: (row: CsvRow) => void, header?:
 export function scanCsvFile(path: string, visit: (row: CsvRow) => void, options: CsvScanOptions = {}): CsvScan {
   let fd: number;
   try {
+    // Read by position, and some readers twice: a pipe or device cannot be (and opening a pipe may block for ever).
+    const stats = statSync(path);
+    if (!stats.isFile() && !stats.isDirectory()) throw new InputError(path, 0, 'cannot read the file (not a regular file: a run CSV is read in place)');
     fd = openSync(path, 'r');
     noteInputFile(fstatSync(fd));
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw cannotRead(path, err);
   }
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;

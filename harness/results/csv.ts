@@ -1,5 +1,7 @@
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
+import { writeOutputFile } from '../io/output-path.js';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
@@ -53,13 +55,11 @@ export function csvRecord(values: readonly unknown[], eol = '\n'): string {
   return stringify([values as unknown[]], optionsFor(eol, values.length === 1));
 }
 
-/** Writes a whole CSV at once, replacing the file (for derived tables: classify, bench). */
+/** Writes a whole CSV at once, replacing the file as writeOutputFile does (for derived tables: classify, bench). */
 export function writeCsv(path: string, columns: readonly string[], rows: readonly object[]): void {
-  refuseInputAsOutput(path);
-  mkdirSync(dirname(path), { recursive: true });
   const parts = [csvRecord(columns)];
   for (const row of rows) parts.push(csvRecord(columns.map((c) => (row as Record<string, unknown>)[c])));
-  writeFileSync(path, parts.join(''));
+  writeOutputFile(path, parts.join(''));
 }
 
 /**
@@ -141,7 +141,9 @@ export class CsvAppender {
       else if (scan.validBytes < statSync(path).size) truncateSync(path, scan.validBytes);
     }
     this.eol = scan?.crlf ? '\r\n' : '\n';
-    this.fd = openSync(path, scan ? 'a' : 'w');
+    // A named pipe (`--out /dev/stdout` into `| …`) opens once its reader is there: Ctrl-C works meanwhile.
+    const flags = scan ? 'a' : 'w';
+    this.fd = statSync(path, { throwIfNoEntry: false })?.isFIFO() ? withDefaultStopSignals(() => openSync(path, flags)) : openSync(path, flags);
     this.size = scan ? fstatSync(this.fd).size : 0;
     try {
       if (!scan) this.append(this.line(columns));

@@ -351,6 +351,44 @@ describe('folder walks', () => {
     }
   });
 
+  it('lets Ctrl-C and SIGTERM end a command writing to a named pipe that no one reads', async () => {
+    const dir = newDir();
+    const commands = [
+      ['run', 'corpus/puzzles/webpbn/1.non', '-s', 'overlap', '--warmup', '0', '--quiet', '--out'],
+      ['report', 'reports/baseline.csv', '--out'],
+      ['cnf', 'corpus/puzzles/webpbn/1.non', '--out'],
+      ['classify', 'corpus/puzzles/webpbn/1.non', '--workers', '1', '--out'],
+    ];
+    for (const [k, args] of commands.entries())
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const pipe = join(dir, `out-${k}-${signal}`);
+        execFileSync('mkfifo', [pipe]);
+        const child = spawn(process.execPath, ['dist/harness/cli.js', ...args, pipe], { stdio: 'ignore' });
+        const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, by) => done(by)));
+        await blockedOnPipe(child.pid!);
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        expect(await ended, `${args[0]} ${signal}`).toBe(signal);
+        clearTimeout(timer);
+      }
+    // With a reader, the pipe gets the whole output.
+    const pipe = join(dir, 'read.csv');
+    execFileSync('mkfifo', [pipe]);
+    const read = new Promise<string>((done) => execFile('cat', [pipe], (_err, out) => done(out)));
+    const written = await cli(['run', 'corpus/puzzles/webpbn/1.non', '-s', 'overlap', '--warmup', '0', '--quiet', '--out', pipe]);
+    expect(written.code).toBe(0);
+    expect((await read).split('\n')[0]).toMatch(/^run_id,started_at,/);
+  }, 60_000);
+
+  it('refuses a run CSV that is a named pipe or a device at once: it is read in place, by position', async () => {
+    const pipe = join(newDir(), 'in.csv');
+    execFileSync('mkfifo', [pipe]);
+    for (const args of [['compare', pipe, 'reports/baseline.csv'], ['report', pipe, '--out', join(newDir(), 'r.html')], ['merge', join(newDir(), 'm.csv'), pipe], ['compare', '/dev/zero', 'reports/baseline.csv']]) {
+      const r = await cli(args);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, `${args.includes('/dev/zero') ? '/dev/zero' : pipe}:0: cannot read the file (not a regular file: a run CSV is read in place)\n`]);
+    }
+  });
+
   it('refuses a device given by name, which could be read forever', async () => {
     const device = await cli(['convert', '/dev/zero', '-', '--format', 'json']);
     expect([device.code, device.stderr]).toEqual([2, '/dev/zero:0: cannot read the file (not a regular file or pipe)\n']);
