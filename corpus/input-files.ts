@@ -22,11 +22,17 @@ export function noteInputFile(stats: { dev: number; ino: number; isFile(): boole
 
 /** True when `path` is a file this process has read as input. */
 export function isInputFile(path: string): boolean {
-  const stats = statSync(path, { throwIfNoEntry: false });
+  let stats;
+  try {
+    stats = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return false; // no such file (a file in the way of its folder is the writer's to report)
+  }
   return stats !== undefined && stats.isFile() && inputs.has(identity(stats));
 }
 
-/** Refuses to write `path` when it is one of this process's inputs. */
+/** Refuses to write `path` when it is one of this process's inputs (or no path at all). */
 export function refuseInputAsOutput(path: string): void {
+  if (path === '') throw new Error('an output path is empty: name a file');
   if (isInputFile(path)) throw new Error(`${path}: is also an input of this command; give another output file`);
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { ensureParentDir } from './output-path.js';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 
@@ -12,10 +13,12 @@ const STALE_MS = 10_000;
  * Returns the release function (which may be called more than once).
  */
 export function lockOutput(path: string, warn: (line: string) => void): () => void {
+  if (path === '') throw new Error('an output path is empty: name a file');
+  // Its folder first: a file in the way is named, where stat would only say ENOTDIR.
+  ensureParentDir(path);
   // A device (`--out /dev/null`) is no file two runs could corrupt, and no lock can sit beside it.
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) return () => {};
-  mkdirSync(dirname(path), { recursive: true });
   // The file itself, whatever names it: a symbolic link to it, or another path through a linked folder.
   const real = existing ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
   try {
@@ -46,6 +49,8 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
  * command that replaces the file in one synchronous go (merge), which could not refresh a lock.
  */
 export function refuseIfLocked(path: string): void {
+  if (path === '') throw new Error('an output path is empty: name a file');
+  ensureParentDir(path);
   const existing = statSync(path, { throwIfNoEntry: false });
   if (!existing?.isFile()) return;
   const real = realpathSync(path);

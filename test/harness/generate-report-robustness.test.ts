@@ -104,6 +104,19 @@ describe('output paths', () => {
     for (const r of [gen, cls, below]) expect([r.code, r.stderr]).toEqual([2, `nonobench: ${file}: exists and is not a directory\n`]);
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
+
+  it('an output below a file, or an empty output path: one line, exit 2, never a raw ENOTDIR or ENOENT', async () => {
+    const file = join(tmp(), 'afile');
+    writeFileSync(file, 'x');
+    const run = ['run', PUZZLE, '-s', 'overlap', '--warmup', '0', '--quiet'];
+    const csv = join(tmp(), 'in.csv');
+    expect((await cli([...run, '--out', csv])).code).toBe(0);
+    const below = await Promise.all([cli([...run, '--out', join(file, 'r.csv')]), cli(['merge', join(file, 'm.csv'), csv]), cli(['report', csv, '--out', join(file, 'r.html')])]);
+    for (const r of below) expect([r.code, r.stderr]).toEqual([2, `nonobench: ${file}: exists and is not a directory\n`]);
+    const empty = await Promise.all([cli([...run, '--out', '']), cli(['merge', '', csv])]);
+    for (const r of empty) expect([r.code, r.stderr]).toEqual([2, 'nonobench: an output path is empty: name a file\n']);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
 });
 
 describe('convert to standard output', () => {
