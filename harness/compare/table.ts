@@ -1,6 +1,7 @@
 import { InputError } from '../../corpus/errors.js';
 import { csvNumber, CsvValueError, readCsvInput, requireColumns, scanCsvFile } from '../results/csv.js';
-import { ROW_STATUSES, withConfig, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
+import { withConfig, type RunColumn, type RunRecord } from '../results/row.js';
+import { checkStatus, NUMBER_RULES } from '../results/row-values.js';
 
 /**
  * A run CSV held by column, for compare, report and bench-check on runs of any size: only the
@@ -15,10 +16,7 @@ export const NEEDED_COLUMNS: readonly RunColumn[] = ['puzzle_id', 'puzzle_path',
 /** How a kept column is read: text, or a number by its rule (csvNumber). */
 type Kind = 'text' | { whole: boolean; min: number };
 
-const TIME: Kind = { whole: false, min: 0 };
-const COUNT: Kind = { whole: true, min: 0 };
-
-/** The columns kept, and how. Times and counters must be plain decimals: `1e3` and `Infinity` are refused. */
+/** The columns kept, and how: numbers by NUMBER_RULES, which every reader of run CSVs shares. */
 const KINDS: Partial<Record<RunColumn, Kind>> = {
   run_id: 'text',
   started_at: 'text',
@@ -26,7 +24,7 @@ const KINDS: Partial<Record<RunColumn, Kind>> = {
   git_commit: 'text',
   node_version: 'text',
   cpu_model: 'text',
-  task: COUNT,
+  task: NUMBER_RULES.task!,
   puzzle_id: 'text',
   puzzle_path: 'text',
   title: 'text',
@@ -34,16 +32,16 @@ const KINDS: Partial<Record<RunColumn, Kind>> = {
   height: 'text',
   strategy: 'text',
   config: 'text',
-  rep: { whole: true, min: 1 },
+  rep: NUMBER_RULES.rep!,
   status: 'text',
   verified: 'text',
-  time_ms: TIME,
-  cpu_ms: TIME,
-  calib_ms: TIME,
-  dead_ends: COUNT,
-  decisions: COUNT,
-  line_solves: COUNT,
-  max_depth: COUNT,
+  time_ms: NUMBER_RULES.time_ms!,
+  cpu_ms: NUMBER_RULES.cpu_ms!,
+  calib_ms: NUMBER_RULES.calib_ms!,
+  dead_ends: NUMBER_RULES.dead_ends!,
+  decisions: NUMBER_RULES.decisions!,
+  line_solves: NUMBER_RULES.line_solves!,
+  max_depth: NUMBER_RULES.max_depth!,
   timeout_s: 'text',
   max_solutions: 'text',
   workers: 'text',
@@ -146,12 +144,12 @@ export class RunTable {
     for (const { column, at, kind, fallback } of this.slots) {
       let text = at >= 0 ? fields[at]! : '';
       if (text === '' && fallback >= 0) text = fields[fallback]!;
-      if (kind === 'text') {
-        if (column === 'status' && !ROW_STATUSES.includes(text as RowStatus)) throw new InputError(this.file, line, `column status: unknown status "${text}"`);
-        this.texts.get(column)!.set(row, text);
-        continue;
-      }
       try {
+        if (kind === 'text') {
+          if (column === 'status') checkStatus(text);
+          this.texts.get(column)!.set(row, text);
+          continue;
+        }
         this.numbers.get(column)![row] = csvNumber(column, text, kind.whole, kind.min);
       } catch (err) {
         if (err instanceof CsvValueError) throw new InputError(this.file, line, err.message);

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { pathSeenFrom } from '../../corpus/load.js';
 import { clip, InputError } from '../../corpus/errors.js';
-import { scanCsvFile } from '../results/csv.js';
+import { CsvValueError, scanCsvFile } from '../results/csv.js';
+import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
 import { canonicalSetting } from '../results/setting-value.js';
 import type { Task } from './tasks.js';
@@ -51,10 +52,19 @@ export function recordedTasks(path: string): RecordedRun {
   // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
   const at = Object.fromEntries(RUN_COLUMNS.map((c, i) => [c, i])) as Record<(typeof RUN_COLUMNS)[number], number>;
   let columns: readonly string[] = [];
+  let badValue: InputError | undefined;
   const scan = scanCsvFile(
     path,
     (row) => {
       const f = row.fields;
+      // Held to the rules every reader holds them to, so that no run appends to rows none can read
+      // (the first value broken is refused after the encoding, the file's own problem).
+      try {
+        checkRunValues(f, at);
+      } catch (err) {
+        if (!(err instanceof CsvValueError)) throw err;
+        badValue ??= new InputError(path, row.line, `cannot resume: ${err.message}`);
+      }
       recorded.tasks.set(resumeKey(f[at.puzzle_id]!, f[at.task]!, f[at.config]!, f[at.rep]!), row.line);
       if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, { task: Number(f[at.task]), line: row.line });
       for (const setting of Object.keys(SETTINGS) as Setting[]) {
@@ -76,13 +86,17 @@ export function recordedTasks(path: string): RecordedRun {
         columns = cols;
         if (cols.join(',') !== RUN_COLUMNS.join(',')) throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
       },
-      restart: () => (recorded = empty()),
+      restart: () => {
+        recorded = empty();
+        badValue = undefined;
+      },
     },
   );
   if (columns.length === 0) throw new InputError(path, 1, 'cannot resume: not a run CSV (its header is not the run columns)');
   // Rows are appended as UTF-8: in a file of another encoding they would read back as garbage.
   if (scan.encoding !== 'utf-8')
     throw new InputError(path, 1, `cannot resume: the file is ${scan.encoding.toUpperCase()}, and the rows appended would be UTF-8 (nonobench merge NEW.csv FILE writes it again as UTF-8)`);
+  if (badValue) throw badValue;
   return recorded;
 }
 

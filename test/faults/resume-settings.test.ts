@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../harness/results/csv.js';
+import { parseCsv, writeCsv } from '../../harness/results/csv.js';
+import { RUN_COLUMNS } from '../../harness/results/row.js';
 import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -50,6 +51,24 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     const keys = parseCsv(readFileSync(file, 'utf8')).records.map((row) => `${row.task}|${row.puzzle_id}|${row.config}|${row.rep}`);
     expect(keys).toHaveLength(8 * 2 * 3);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('rows that no reader takes (an unknown status, a time that is no plain decimal), as compare and report refuse them', () => {
+    for (const [column, value, message] of [
+      ['status', 'bogus', 'column status: unknown status "bogus"'],
+      ['time_ms', '1e3', 'column time_ms: "1e3" is not a plain decimal'],
+      ['dead_ends', '-1', 'column dead_ends: "-1" is below 0'],
+    ] as const) {
+      const { file } = interrupted(3, '-s', 'backtrack', '--timeout', '2');
+      const rows = parseCsv(readFileSync(file, 'utf8')).records;
+      rows[1]![column] = value;
+      writeCsv(file, RUN_COLUMNS, rows);
+      const text = readFileSync(file, 'utf8');
+      const r = runCli('run', TINY, '-s', 'backtrack', '--timeout', '2', '--resume', file, '--quiet');
+      expect([r.code, r.err]).toEqual([2, `${file}:3: cannot resume: ${message}\n`]);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(runCli('report', file, '--out', join(dir(), 'r.html')).err).toBe(`${file}:3: ${message}\n`);
+    }
   });
 
   it('the same puzzle in two files, given in another order: its rows would name the wrong file', () => {

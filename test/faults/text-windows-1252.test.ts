@@ -6,6 +6,7 @@ import { decodeBytes, decodeText } from '../../corpus/formats/text.js';
 import { loadPuzzle } from '../../corpus/load.js';
 import { readInput } from '../../harness/io/read-input.js';
 import { RUN_COLUMNS } from '../../harness/results/row.js';
+import { NUMBER_RULES } from '../../harness/results/row-values.js';
 import { recordedTasks } from '../../harness/run/resume.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -104,7 +105,7 @@ describe('text that is not valid UTF-8', () => {
   });
 
   it('--resume refuses a run CSV that is not UTF-8, leaving it as it was, since rows appended as UTF-8 would read back as garbage', () => {
-    const row = RUN_COLUMNS.map((c) => (c === 'title' ? 'Café “x”' : c === 'task' || c === 'rep' ? '1' : 'v'));
+    const row = RUN_COLUMNS.map((c) => (c === 'title' ? 'Café “x”' : c === 'status' ? 'unique' : c in NUMBER_RULES ? '1' : 'v'));
     const text = `${RUN_COLUMNS.join(',')}\n${row.join(',')}\n`;
     const dir = newDir();
     const files: [string, Buffer, string][] = [
