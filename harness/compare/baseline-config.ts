@@ -50,6 +50,8 @@ export interface RecordedConfiguration {
   strategy: string;
   /** Absent when the CSV has no params column or leaves it empty (the defaults then). */
   params?: Params;
+  /** The file line of its first row (in task order), where a problem with it is reported. */
+  line: number;
 }
 
 /** A rule for a value: `min` to `max`, whole or not, and what to add to the message. */
@@ -125,7 +127,7 @@ function recordedConfigurations(o: Ordered): RecordedConfiguration[] {
         throw new InputError(t.file, t.lines[i]!, `configuration ${name} has rows with different strategies or params: not one run configuration`);
       continue;
     }
-    const config: RecordedConfiguration & { text: string } = { name, strategy, text };
+    const config: RecordedConfiguration & { text: string } = { name, strategy, text, line: t.lines[i]! };
     if (text !== '') {
       let parsed: unknown;
       try {

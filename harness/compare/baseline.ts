@@ -95,9 +95,10 @@ export async function baselineConfigurations(config: BaselineConfig, options: Pi
       // A CSV is data: the programs it names run only when the user says so.
       if (!options.allowCommands)
         throw new Error(`${options.baseline}: configuration ${c.name} runs the program ${JSON.stringify(c.params?.command ?? '')}: give --allow-commands to rerun it`);
-      return { name: c.name, strategy: EXTERNAL_STRATEGY, external: (c.params ?? {}) as unknown as ExternalSpec };
+      return { name: c.name, strategy: EXTERNAL_STRATEGY, external: (c.params ?? {}) as unknown as ExternalSpec, origin: { file: options.baseline, line: c.line } };
     }
-    const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)! };
+    // A recorded param the strategy does not take (any more) is reported at the configuration's first row.
+    const spec: ConfigSpec = { name: c.name, strategy: specOf.get(c.strategy)!, origin: { file: options.baseline, line: c.line } };
     if (c.params) spec.params = Object.fromEntries(Object.entries(c.params).filter(([k]) => !overridden.has(k)));
     return spec;
   });

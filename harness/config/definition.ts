@@ -119,7 +119,9 @@ export function loadDefinition(file: string): Definition {
   let value: unknown;
   try {
     doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
-    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, lineAt(e.pos), `not YAML or JSON: ${e.message.split('\n')[0]}`)));
+    // The parser reports running out of stack as an error of the document: said as what it means.
+    const why = (message: string) => (/Maximum call stack size exceeded/.test(message) ? 'nested too deeply' : message.split('\n')[0]);
+    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, lineAt(e.pos), `not YAML or JSON: ${why(e.message)}`)));
     visit(doc, {
       Map(_key, map) {
         // A key given twice would silently take one of the values: report it at the second.

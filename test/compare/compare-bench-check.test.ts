@@ -31,7 +31,7 @@ describe('bench-check', () => {
       workers: 1,
       warmup: 0,
       memoryMb: 256,
-      configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { work: FAST_WORK } }],
+      configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { work: FAST_WORK }, line: 2 }],
       largestSide: 5,
     });
   });

@@ -99,6 +99,15 @@ describe('a baseline is held to the bounds of the options it stands for', () => 
       expect(r.err.split('\n')).toHaveLength(2);
     });
 
+  it('a recorded param the strategy does not take is reported at the configuration\'s first row', () => {
+    const file = join(tmp(), 'recorded.csv');
+    expect(runCli('run', 'corpus/puzzles/webpbn/1.non', 'corpus/puzzles/webpbn/6.non', '-s', 'overlap', '--warmup', '0', '--out', file, '--quiet').code).toBe(0);
+    const { records } = readCsvInput(file);
+    writeCsv(file, RUN_COLUMNS, records.map((r) => ({ ...r, params: '{"cache":true,"nosuch":1}' })));
+    const r = runCli('bench-check', '--baseline', file, '--run-out', join(tmp(), 'rerun.csv'), '-q');
+    expect([r.code, r.err.split('\n')[0]]).toEqual([2, expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: \\w+: unknown param "nosuch"`))]);
+  });
+
   it('a setting that differs between rows names the first row that differs', () => {
     const file = changed(6, { workers: '3' });
     expect(() => baselineConfig(loadRunTable(file))).toThrow(`${file}:8: column workers takes several values (2, 3): not one run configuration`);

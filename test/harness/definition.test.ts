@@ -84,6 +84,7 @@ repeat: 2
         ':1: not YAML or JSON: Excessive alias count',
       ],
       [`${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`, ':1: not YAML or JSON: '],
+      [`a: ${'['.repeat(10000)}${']'.repeat(10000)}\n`, ':1: not YAML or JSON: nested too deeply'],
     ];
     for (const [text, message] of cases) {
       const { d, file } = workspace(text);
