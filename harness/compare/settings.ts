@@ -2,6 +2,8 @@ import { oneLineText } from '../../corpus/errors.js';
 import type { RunColumn } from '../results/row.js';
 import { canonicalSetting } from '../results/setting-value.js';
 import { heldRows, type PairGroups } from './pairs.js';
+import { resolveParams, type Params } from '../../solvers/api/params.js';
+import { builtInStrategies } from '../../solvers/strategies/registry.js';
 
 /**
  * The settings of two runs side by side. Runs made with a different time limit, solution cap,
@@ -84,7 +86,10 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
       return;
     }
     if (setting === 'params') {
-      differences.push(...paramsDifferences(valuesOf(base, heldBase, 'params', 'config'), valuesOf(next, heldNext, 'params', 'config')));
+      const strategies = new Map<string, string>();
+      for (const [config, values] of valuesOf(base, heldBase, 'strategy', 'config')) if (values.size === 1) strategies.set(config, [...values.keys()][0]!);
+      for (const [config, values] of valuesOf(next, heldNext, 'strategy', 'config')) if (values.size !== 1 || strategies.get(config) !== [...values.keys()][0]) strategies.delete(config);
+      differences.push(...paramsDifferences(valuesOf(base, heldBase, 'params', 'config'), valuesOf(next, heldNext, 'params', 'config'), strategies));
       return;
     }
     const b = valuesOf(base, heldBase, setting).get('') ?? new Map<string, string>();
@@ -98,10 +103,11 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
 
 /**
  * The params of each configuration both runs have, where they differ. An empty params (an older
- * run) is unknown; so is a parameter only one run records (a strategy's parameter added since the
- * other run): when that is the only difference, it is noted, not refused.
+ * run) is unknown. A built-in strategy's parameter only one run records (added since the other
+ * run) counts at its default for the other: when that is the only difference, it is noted, not
+ * refused (`strategies`: each configuration's strategy, when both runs agree on it).
  */
-function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<string, Map<string, string>>): SettingDifference[] {
+function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<string, Map<string, string>>, strategies: Map<string, string>): SettingDifference[] {
   const out: SettingDifference[] = [];
   for (const [name, b] of base) {
     const n = next.get(name);
@@ -109,19 +115,35 @@ function paramsDifferences(base: Map<string, Map<string, string>>, next: Map<str
     b.delete('');
     n.delete('');
     if (b.size === 0 || n.size === 0 || sameKeys(b, n)) continue;
-    const refuses = !onlyUnrecordedParameters(b, n);
+    const strategy = strategies.get(name);
+    const refuses = strategy === undefined || !sameBesideDefaults(strategy, b, n);
     out.push({ setting: 'params', configuration: name, base: shown('params', [...b.values()]), next: shown('params', [...n.values()]), refuses });
   }
   return out;
 }
 
-/** Whether two runs' params of a configuration, one value each, agree on every parameter both record. */
-function onlyUnrecordedParameters(base: Map<string, string>, next: Map<string, string>): boolean {
+/**
+ * Whether two runs' params of a built-in strategy's configuration, one value each, are the same
+ * once each is completed with the strategy's defaults for what it does not record. A plugin's or an
+ * external solver's parameters have no defaults to complete them with: they must match as recorded.
+ */
+function sameBesideDefaults(strategy: string, base: Map<string, string>, next: Map<string, string>): boolean {
   if (base.size !== 1 || next.size !== 1) return false;
-  const b = paramsObject([...base.keys()][0]!);
-  const n = paramsObject([...next.keys()][0]!);
-  if (!b || !n) return false;
-  return Object.keys(b).every((k) => !Object.hasOwn(n, k) || JSON.stringify(b[k]) === JSON.stringify(n[k]));
+  const b = completed(strategy, [...base.keys()][0]!);
+  const n = completed(strategy, [...next.keys()][0]!);
+  return b !== undefined && n !== undefined && JSON.stringify(b) === JSON.stringify(n);
+}
+
+/** A built-in strategy's recorded params with its defaults for the rest; undefined for another strategy or params it refuses. */
+function completed(strategy: string, canonical: string): Params | undefined {
+  const declared = builtInStrategies().find((s) => s.name === strategy)?.params;
+  const given = paramsObject(canonical);
+  if (!declared || !given) return undefined;
+  try {
+    return resolveParams(strategy, declared, given as Params);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A canonical params value as an object of parameters; undefined when it is no JSON object. */

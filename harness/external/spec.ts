@@ -61,7 +61,7 @@ const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 export function commandWords(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
   // The splitter reads a quote left open as if it were closed at the end; a shell refuses it.
-  const open = openQuote(command);
+  const open = unclosedQuote(command);
   if (open) throw new ExternalSpecError(`command: a ${open} quote is not closed (a shell would refuse it)`);
   // A `#` inside a word is part of it, as in a shell (the splitter would start a comment there).
   const words = parse(command.replace(/(?<=\S)#/g, '\\#'), (name) => `$${name}`);
@@ -72,19 +72,35 @@ export function commandWords(command: string | string[]): string[] {
   });
 }
 
-/** The quote a command leaves open at its end (`'` or `"`), read as a shell reads quotes and backslashes; '' when none. */
-function openQuote(command: string): string {
+/**
+ * The quote a command leaves open at its end (`'` or `"`), read as a shell reads quotes,
+ * backslashes, `$'…'` (whose backslashes escape, as the splitter reads it) and a `#` that begins a
+ * word (a comment: the rest is not read); '' when none.
+ */
+export function unclosedQuote(command: string): string {
   let quote = '';
+  /** Whether the next character begins a word (after unquoted, unescaped blanks). */
+  let wordStart = true;
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
+    const starts = wordStart;
+    wordStart = false;
     if (quote === "'") {
       if (c === "'") quote = '';
+    } else if (quote === '$') {
+      if (c === '\\') i++;
+      else if (c === "'") quote = '';
     } else if (c === '\\') i++;
     else if (quote === '"') {
       if (c === '"') quote = '';
+    } else if (/\s/.test(c)) wordStart = true;
+    else if (c === '#' && starts) break;
+    else if (c === '$' && command[i + 1] === "'") {
+      quote = '$';
+      i++;
     } else if (c === "'" || c === '"') quote = c;
   }
-  return quote;
+  return quote === '$' ? "'" : quote;
 }
 
 /** Checks the words' placeholders against the input and output; the first problem is thrown. */

@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { ensureParentDir } from './output-path.js';
+import { ensureParentDir, refuseFileInTheWay } from './output-path.js';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 
@@ -50,7 +50,8 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
  */
 export function refuseIfLocked(path: string): void {
   if (path === '') throw new Error('an output path is empty: name a file');
-  ensureParentDir(path);
+  refuseFileInTheWay(path); // nothing is created before the merge succeeds
+
   const existing = statSync(path, { throwIfNoEntry: false });
   if (!existing?.isFile()) return;
   const real = realpathSync(path);

@@ -25,6 +25,12 @@ export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
 }
 
+/** Refuses an output whose folder cannot be made because a file is in the way, creating nothing. */
+export function refuseFileInTheWay(file: string): void {
+  const found = nearestExisting(dirname(file));
+  if (found && !found.isDir) throw new Error(`${found.path}: exists and is not a directory`);
+}
+
 /** Creates the directory an output file goes into, as `run` and `merge` do. */
 export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
 

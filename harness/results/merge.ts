@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
 import { refuseIfLocked } from '../io/output-lock.js';
@@ -171,7 +172,11 @@ const MAX_OPEN = 256;
 
 function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: string[], records: Records, order: Uint32Array): void {
   ensureParentDir(out);
-  const temp = join(dirname(out), `.${basename(out)}.merge-${process.pid}.tmp`);
+  // A device or pipe (`/dev/stdout`) is written as it is; a link to a file keeps linking to the file written.
+  const existing = statSync(out, { throwIfNoEntry: false });
+  const direct = existing !== undefined && !existing.isFile();
+  const target = existing?.isFile() ? realpathSync(out) : out;
+  const temp = direct ? out : join(dirname(target), `.${basename(target)}.merge-${process.pid}.tmp`);
   const open = new Map<number, number>();
   const fdOf = (k: number) => {
     let fd = open.get(k);
@@ -188,7 +193,7 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
     open.set(k, fd);
     return fd;
   };
-  const outFd = openSync(temp, 'w');
+  const outFd = existing?.isFIFO() ? withDefaultStopSignals(() => openSync(out, 'w')) : openSync(temp, 'w');
   let done = false;
   try {
     const writer = new BufferedWriter(outFd);
@@ -214,7 +219,7 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
     }
     writer.flush();
     closeSync(outFd);
-    renameSync(temp, out);
+    if (!direct) renameSync(temp, target);
     done = true;
   } finally {
     for (const fd of open.values()) closeSync(fd);
@@ -222,7 +227,7 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
       try {
         closeSync(outFd);
       } catch {}
-      rmSync(temp, { force: true });
+      if (!direct) rmSync(temp, { force: true });
     }
   }
 }

@@ -155,36 +155,45 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
  * the file names its puzzle one way: compare, merge and report pair rows by it. A recorded puzzle
  * keeps its recorded path; from it, the directory the file was begun in, and the other puzzles are
  * named as a run there would have named them. Called after checkResumable, which has made sure that
- * each recorded task number names the same puzzle here; the same puzzle read from two files, given
- * in another order, passes that check, so a recorded path that is another puzzle's path in this run
- * is refused (`FILE:LINE: cannot resume: …`): its rows would name the wrong file.
+ * each recorded task number names the same puzzle here. The same puzzle read from two files, given
+ * in another order, passes that check: for a puzzle another file of the run holds too, a recorded
+ * path that does not name its own file is refused (`FILE:LINE: cannot resume: …`), since its rows
+ * would then name the wrong file.
  */
 export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzle[], tasksPerPuzzle: number): void {
-  const kept = new Map<number, string>();
-  const sources = new Map<string, number>();
-  puzzles.forEach((p, k) => {
-    if (p.meta.source !== undefined && !sources.has(p.meta.source)) sources.set(p.meta.source, k);
-  });
+  const kept = new Map<number, { path: string; task: number; line: number }>();
   let begunIn: string | undefined;
   for (const [path, { task, line }] of recorded.paths) {
     const k = Math.floor(task / tasksPerPuzzle);
     const puzzle = puzzles[k];
     if (!puzzle || kept.has(k) || !Number.isInteger(task)) continue;
-    const other = sources.get(path);
-    if (other !== undefined && other !== k)
-      throw new InputError(
-        recorded.path,
-        line,
-        `cannot resume: its task ${task} is ${clip(path)}, where this run's is ${clip(puzzle.meta.source ?? puzzle.id)}: the same puzzle in two files, given in another order (give the paths in the order they were run)`,
-      );
-    kept.set(k, path);
+    kept.set(k, { path, task, line });
     const here = resolve(puzzle.meta.source ?? '');
     if (begunIn === undefined && path !== puzzle.meta.source && !isAbsolute(path) && here.endsWith(`${sep}${path.split('/').join(sep)}`))
       begunIn = here.slice(0, here.length - path.length - 1) || sep;
   }
+  // A puzzle whose content another file of this run holds too: its recorded path must name its own file.
+  const copies = new Map<string, number>();
+  for (const p of puzzles) copies.set(p.id, (copies.get(p.id) ?? 0) + 1);
+  for (const [k, { path, task, line }] of kept) {
+    const source = puzzles[k]!.meta.source;
+    if (copies.get(puzzles[k]!.id)! < 2 || source === undefined || namesFile(path, source, begunIn)) continue;
+    throw new InputError(
+      recorded.path,
+      line,
+      `cannot resume: its task ${task} is ${clip(path)}, where this run's is ${clip(source)}, which holds the same puzzle: resume with the paths in the order they were run, from the folder the file was begun in`,
+    );
+  }
   puzzles.forEach((puzzle, k) => {
-    const path = kept.get(k) ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? pathSeenFrom(puzzle.meta.source, begunIn) : undefined);
+    const path = kept.get(k)?.path ?? (begunIn !== undefined && puzzle.meta.source !== undefined ? pathSeenFrom(puzzle.meta.source, begunIn) : undefined);
     if (path !== undefined) puzzle.meta.source = path;
   });
+}
+
+/** Whether a recorded path names the file `source`: seen from here, from the folder the file was begun in, or from a folder above it. */
+function namesFile(path: string, source: string, begunIn: string | undefined): boolean {
+  const file = resolve(source);
+  if (resolve(path) === file || (begunIn !== undefined && resolve(begunIn, path) === file)) return true;
+  return !isAbsolute(path) && !path.split('/').includes('..') && file.endsWith(`${sep}${path.split('/').join(sep)}`);
 }
 

@@ -89,8 +89,7 @@ function warmUpSolve(strategy: Strategy, puzzle: Puzzle, params: WarmupConfig['p
  * configuration starts no more solves once its share of the round is spent, so the warm-up takes a
  * bounded time whatever the puzzles. A solve that throws is ignored: its puzzle's own task reports it.
  */
-async function warmUp(set: WarmupSet, task: WorkerTask, memory: TaskMemory): Promise<void> {
-  const configs = await Promise.all(set.configs.map(async (c) => ({ ...c, strategy: await strategyFor(c.spec) })));
+async function warmUp(set: WarmupSet, configs: (WarmupConfig & { strategy: Strategy })[], task: WorkerTask, memory: TaskMemory): Promise<void> {
   for (let round = 0; round < task.warmup && set.puzzles.length > 0; round++) {
     const spent = configs.map(() => 0);
     const solves = configs.map(() => 0);
@@ -174,9 +173,11 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     const set = deserialize(Buffer.from(task.warmupSet)) as WarmupSet;
     const start = performance.now();
     if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
+    // Loaded as the task's work: what a module does as it loads is no warm-up solve's.
+    const configs = await Promise.all(set.configs.map(async (c) => ({ ...c, strategy: await strategyFor(c.spec) })));
     // Its own memory account: what the task holds is counted from after it; and its own owner, so
     // that what its solves leave behind is not charged to this task (see uncaught).
-    await taskContext.run(WARMUP_OWNER, () => warmUp(set, task, new TaskMemory(usage, LIMIT_MIB)));
+    await taskContext.run(WARMUP_OWNER, () => warmUp(set, configs, task, new TaskMemory(usage, LIMIT_MIB)));
     if (usage) Atomics.store(usage, USAGE_WARMUP, Math.ceil(performance.now() - start));
   }
   const strategy = await strategyFor(task.strategySpec);

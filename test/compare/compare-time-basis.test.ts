@@ -161,15 +161,28 @@ describe('compare: runs with different settings', () => {
     ]);
   });
 
-  it('only notes params that differ in a parameter one run does not record (added since), and refuses one both record differently', () => {
-    const added = records().map((r) => (r.config === 'slow' ? { ...r, params: '{"probe":false,"lines":false}' } : r));
-    const r = compareRuns(BASE, csvOf('new.csv', added));
-    expect(r.settings.differences).toEqual([{ setting: 'params', configuration: 'slow', base: '{"probe":false}', next: '{"probe":false,"lines":false}', refuses: false }]);
-    expect(formatComparison(r, 'table')).toContain('note: base.csv and new.csv differ in params of configuration slow: {"probe":false} vs {"probe":false,"lines":false}');
-    const changed = records().map((r) => (r.config === 'slow' ? { ...r, params: '{"probe":true,"lines":false}' } : r));
-    expect(refusal(csvOf('new.csv', changed)).lines('compare')).toEqual([
-      'compare: base.csv and new.csv differ in params of configuration slow: {"probe":false} vs {"probe":true,"lines":false}; give --allow-different to compare them anyway',
+  it("only notes a built-in strategy's parameter one run does not record (added since) when the other has it at its default", () => {
+    const run = (name: string, params: string, strategy = 'backtrack') => csvOf(name, records().map((r) => (r.config === 'slow' ? { ...r, strategy, params } : r)));
+    const older = run('base.csv', '{"probing":true}');
+    const r = compareRuns(older, run('new.csv', '{"probing":true,"restarts":true}'));
+    expect(r.settings.differences).toEqual([{ setting: 'params', configuration: 'slow', base: '{"probing":true}', next: '{"probing":true,"restarts":true}', refuses: false }]);
+    expect(formatComparison(r, 'table')).toContain('note: base.csv and new.csv differ in params of configuration slow: {"probing":true} vs {"probing":true,"restarts":true}');
+    const refused = (base: RunCsv, next: RunCsv): string[] => {
+      try {
+        compareRuns(base, next);
+      } catch (err) {
+        if (err instanceof SettingsRefusal) return err.lines('compare');
+        throw err;
+      }
+      return [];
+    };
+    // Not at its default (restarts defaults to true): the runs differ.
+    expect(refused(older, run('new.csv', '{"probing":true,"restarts":false}'))).toEqual([
+      'compare: base.csv and new.csv differ in params of configuration slow: {"probing":true} vs {"probing":true,"restarts":false}; give --allow-different to compare them anyway',
     ]);
+    // A plugin or an external solver has no defaults to go by: any difference refuses.
+    expect(refused(run('base.csv', '{"work":1}', './plugin.mjs'), run('new.csv', '{"work":1,"extra":true}', './plugin.mjs'))).toHaveLength(1);
+    expect(refused(run('base.csv', '{"input":"cnf"}', 'external'), run('new.csv', '{"input":"cnf","encoding":"automaton"}', 'external'))).toHaveLength(1);
   });
 
   it('compares them anyway with allowDifferent, and says how they differ', () => {

@@ -311,14 +311,14 @@ describe('folder walks', () => {
     expect(JSON.parse(named.stdout)).toMatchObject({ rows: [[1], [1], [5], [1], [1]] });
   });
 
-  /** Waits until the process sleeps opening or reading a pipe (its kernel wait channel says so), at most 10 s. */
-  async function blockedOnPipe(pid: number): Promise<void> {
+  /** Waits until the process sleeps opening or reading a pipe (its kernel wait channel says so; `wait` narrows which), at most 10 s. */
+  async function blockedOnPipe(pid: number, wait = /fifo|pipe|partner/): Promise<void> {
     for (let waited = 0; waited < 10_000; waited += 50) {
       let channel = '';
       try {
         channel = readFileSync(`/proc/${pid}/wchan`, 'utf8');
       } catch {}
-      if (/fifo|pipe|partner/.test(channel)) return;
+      if (wait.test(channel)) return;
       await new Promise((wait) => setTimeout(wait, 50));
     }
     throw new Error(`process ${pid} never blocked on the pipe`);
@@ -365,7 +365,7 @@ describe('folder walks', () => {
         execFileSync('mkfifo', [pipe]);
         const child = spawn(process.execPath, ['dist/harness/cli.js', ...args, pipe], { stdio: 'ignore' });
         const ended = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, by) => done(by)));
-        await blockedOnPipe(child.pid!);
+        await blockedOnPipe(child.pid!, /partner/); // opening the pipe, which waits for a reader
         child.kill(signal);
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         expect(await ended, `${args[0]} ${signal}`).toBe(signal);

@@ -82,7 +82,7 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     const text = `${header}\n${rows.find((row) => row.includes(`,${b},`))}\n`;
     writeFileSync(file, text); // task 1 (B.non) recorded, task 0 (A.non) not
     const swapped = runCli('run', b, a, '-s', 'overlap', '--resume', file, '--quiet');
-    expect([swapped.code, swapped.err]).toEqual([2, `${file}:2: cannot resume: its task 1 is ${b}, where this run's is ${a}: the same puzzle in two files, given in another order (give the paths in the order they were run)\n`]);
+    expect([swapped.code, swapped.err]).toEqual([2, `${file}:2: cannot resume: its task 1 is ${b}, where this run's is ${a}, which holds the same puzzle: resume with the paths in the order they were run, from the folder the file was begun in\n`]);
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(runCli('run', a, b, '-s', 'overlap', '--resume', file, '--quiet').code).toBe(0);
     expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => [row.task, row.puzzle_path])).toEqual([

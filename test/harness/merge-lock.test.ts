@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockOutput } from '../../harness/io/output-lock.js';
@@ -46,5 +47,30 @@ describe('merge and the output lock', () => {
     } finally {
       unlock();
     }
+  });
+
+  it('writes a device or pipe as it is, a link to a file through the link, and makes no folder for a merge that fails', async () => {
+    const d = tmp();
+    const input = join(d, 'in.csv');
+    writeCsv(input, RUN_COLUMNS, [row(0, 'a1b2c3d4e5f6', 'cat.non', 1), row(1, 'a1b2c3d4e5f6', 'cat.non', 2)]);
+    const expected = readFileSync(input, 'utf8');
+    // A link to a file: the file gets the rows, the link stays a link.
+    const target = join(d, 'target.csv');
+    writeFileSync(target, 'old\n');
+    symlinkSync(target, join(d, 'link.csv'));
+    expect(runCli('merge', join(d, 'link.csv'), input).code).toBe(0);
+    expect(lstatSync(join(d, 'link.csv')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(expected);
+    // A named pipe (as /dev/stdout into `| …` is): its reader gets the rows, and it stays a pipe.
+    const pipe = join(d, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    const read = new Promise<string>((done) => execFile('cat', [pipe], (_err, out) => done(out)));
+    expect(runCli('merge', pipe, input).code).toBe(0);
+    expect(await read).toBe(expected);
+    expect(lstatSync(pipe).isFIFO()).toBe(true);
+    // A merge that fails leaves no folder behind.
+    const r = runCli('merge', join(d, 'new', 'sub', 'out.csv'), join(d, 'missing.csv'));
+    expect(r.code).toBe(2);
+    expect(existsSync(join(d, 'new'))).toBe(false);
   });
 });
