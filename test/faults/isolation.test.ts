@@ -96,6 +96,14 @@ describe("the thread warm-up's work is no task's", () => {
     expect(r.err).toContain(WARMUP_NOTE);
   });
 
+  it("a module's own work as it loads is not the warm-up's: it fails the task that loaded it, with or without a warm-up", () => {
+    for (const warmup of ['0', '1']) {
+      const r = run(`${TINY}#1`, '--strategies', `${FAULTS}/throws-on-load.mjs`, '--workers', '1', '--timeout', '3', '--warmup', warmup);
+      expect(r.rows.map((row) => [row.status, row.error]), `--warmup ${warmup}`).toEqual([['error', 'thrown by a timer the module left as it loaded']]);
+      expect(r.err).not.toContain('warm-up solve left behind');
+    }
+  });
+
   it('one firing during the warm-up neither fails the task nor turns the threads cold', () => {
     const r = warm(`${TINY}#1`, resolve('corpus/puzzles/webpbn/16.non'));
     expect(r.rows.map((row) => [row.status, row.error])).toEqual([
