@@ -51,7 +51,6 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
 export function refuseIfLocked(path: string): void {
   if (path === '') throw new Error('an output path is empty: name a file');
   refuseFileInTheWay(path); // nothing is created before the merge succeeds
-
   const existing = statSync(path, { throwIfNoEntry: false });
   if (!existing?.isFile()) return;
   const real = realpathSync(path);
