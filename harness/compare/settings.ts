@@ -86,9 +86,17 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
       return;
     }
     if (setting === 'params') {
+      // Each configuration's strategy where both runs ran the same built-in one (a plugin may take a built-in's name: its strategy_file says it is one).
       const strategies = new Map<string, string>();
       for (const [config, values] of valuesOf(base, heldBase, 'strategy', 'config')) if (values.size === 1) strategies.set(config, [...values.keys()][0]!);
       for (const [config, values] of valuesOf(next, heldNext, 'strategy', 'config')) if (values.size !== 1 || strategies.get(config) !== [...values.keys()][0]) strategies.delete(config);
+      for (const g of [base, next]) {
+        const files = g.table.text('strategy_file') ? valuesOf(g, g === base ? heldBase : heldNext, 'strategy_file', 'config') : undefined;
+        for (const config of [...strategies.keys()]) {
+          const values = files?.get(config);
+          if (!values || values.size !== 1 || !values.has('')) strategies.delete(config);
+        }
+      }
       differences.push(...paramsDifferences(valuesOf(base, heldBase, 'params', 'config'), valuesOf(next, heldNext, 'params', 'config'), strategies));
       return;
     }

@@ -48,6 +48,7 @@ const KINDS: Partial<Record<RunColumn, Kind>> = {
   warmup: 'text',
   memory_mb: 'text',
   params: 'text',
+  strategy_file: 'text',
   definition: 'text',
 };
 

@@ -95,6 +95,7 @@ export function unclosedQuote(command: string): string {
       if (c === '"') quote = '';
     } else if (/\s/.test(c)) wordStart = true;
     else if (c === '#' && starts) break;
+    else if (c === '$' && command[i + 1] === '$') i++; // `$$` is one word part, never the start of `$'…'`
     else if (c === '$' && command[i + 1] === "'") {
       quote = '$';
       i++;

@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
 import { refuseIfLocked } from '../io/output-lock.js';
 import { ensureParentDir } from '../io/output-path.js';
@@ -175,7 +175,10 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
   // A device or pipe (`/dev/stdout`) is written as it is; a link to a file keeps linking to the file written.
   const existing = statSync(out, { throwIfNoEntry: false });
   const direct = existing !== undefined && !existing.isFile();
-  const target = existing?.isFile() ? realpathSync(out) : out;
+  // A link to a file not there yet is followed too, as a shell's `>` follows it.
+  const dangling = existing === undefined && lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink();
+  const target = existing?.isFile() ? realpathSync(out) : dangling ? resolve(dirname(out), readlinkSync(out)) : out;
+  if (dangling) ensureParentDir(target);
   const temp = direct ? out : join(dirname(target), `.${basename(target)}.merge-${process.pid}.tmp`);
   const open = new Map<number, number>();
   const fdOf = (k: number) => {

@@ -161,6 +161,9 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
  * would then name the wrong file.
  */
 export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzle[], tasksPerPuzzle: number): void {
+  // Puzzles whose content another file of this run holds too: their paths need a closer look.
+  const copies = new Map<string, number[]>();
+  puzzles.forEach((p, k) => copies.set(p.id, [...(copies.get(p.id) ?? []), k]));
   const kept = new Map<number, { path: string; task: number; line: number }>();
   let begunIn: string | undefined;
   for (const [path, { task, line }] of recorded.paths) {
@@ -168,16 +171,15 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
     const puzzle = puzzles[k];
     if (!puzzle || kept.has(k) || !Number.isInteger(task)) continue;
     kept.set(k, { path, task, line });
+    if (copies.get(puzzle.id)!.length > 1) continue; // which file it names is the question: it cannot tell where the run was begun
     const here = resolve(puzzle.meta.source ?? '');
     if (begunIn === undefined && path !== puzzle.meta.source && !isAbsolute(path) && here.endsWith(`${sep}${path.split('/').join(sep)}`))
       begunIn = here.slice(0, here.length - path.length - 1) || sep;
   }
-  // A puzzle whose content another file of this run holds too: its recorded path must name its own file.
-  const copies = new Map<string, number>();
-  for (const p of puzzles) copies.set(p.id, (copies.get(p.id) ?? 0) + 1);
   for (const [k, { path, task, line }] of kept) {
+    const same = copies.get(puzzles[k]!.id)!;
     const source = puzzles[k]!.meta.source;
-    if (copies.get(puzzles[k]!.id)! < 2 || source === undefined || namesFile(path, source, begunIn)) continue;
+    if (same.length < 2 || source === undefined || namesOnly(path, k, same, puzzles, begunIn)) continue;
     throw new InputError(
       recorded.path,
       line,
@@ -190,10 +192,18 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
   });
 }
 
-/** Whether a recorded path names the file `source`: seen from here, from the folder the file was begun in, or from a folder above it. */
-function namesFile(path: string, source: string, begunIn: string | undefined): boolean {
-  const file = resolve(source);
-  if (resolve(path) === file || (begunIn !== undefined && resolve(begunIn, path) === file)) return true;
-  return !isAbsolute(path) && !path.split('/').includes('..') && file.endsWith(`${sep}${path.split('/').join(sep)}`);
+/**
+ * Whether a recorded path names puzzle k's file and none of its copies': seen from here or from the
+ * folder the file was begun in (exactly), else as the end of one file's path alone.
+ */
+function namesOnly(path: string, k: number, copies: readonly number[], puzzles: readonly Puzzle[], begunIn: string | undefined): boolean {
+  const fileOf = (j: number) => resolve(puzzles[j]!.meta.source ?? '');
+  const exactly = (j: number) => resolve(path) === fileOf(j) || (begunIn !== undefined && resolve(begunIn, path) === fileOf(j));
+  const exact = copies.filter(exactly);
+  if (exact.length > 0) return exact.length === 1 && exact[0] === k;
+  if (isAbsolute(path) || path.split('/').includes('..')) return false;
+  const tail = `${sep}${path.split('/').join(sep)}`;
+  const ending = copies.filter((j) => fileOf(j).endsWith(tail));
+  return ending.length === 1 && ending[0] === k;
 }
 

@@ -116,8 +116,9 @@ const taskContext = new AsyncLocalStorage<number>();
 /** The owner of the thread warm-up's work, which is no task's (task ids start at 1). */
 const WARMUP_OWNER = 0;
 let tasksRun = 0;
-/** The task running on this thread. */
+/** The task running on this thread, and where it reports its usage. */
 let running: number | null = null;
+let runningUsage: Int32Array | undefined;
 
 /**
  * An error nothing caught: the running task's, unless work an earlier task or the thread's warm-up
@@ -131,6 +132,8 @@ function uncaught(err: unknown): void {
   if (owner === WARMUP_OWNER)
     process.stderr.write(`nonobench: work a warm-up solve left behind threw (no task's row is affected): ${oneLine(thrownMessage(err))}\n`);
   else if (running !== null && (owner === undefined || owner === running)) {
+    // The task's own error, even while the warm-up runs (a timer its module started as it loaded): not a failed warm-up.
+    if (runningUsage && Atomics.load(runningUsage, USAGE_WARMUP) === -1) Atomics.store(runningUsage, USAGE_WARMUP, 0);
     process.off('uncaughtException', uncaught);
     process.off('unhandledRejection', uncaught);
     process.nextTick(() => {
@@ -156,6 +159,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
     throw err instanceof Error ? err : new Error(thrownMessage(err));
   } finally {
     running = null;
+    runningUsage = undefined;
   }
   try {
     structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
@@ -168,13 +172,14 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
 /** Runs the thread's warm-up when this is its first task, the task's warm-up solves, then the measured solve. */
 async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   const usage = task.usage ? new Int32Array(task.usage) : undefined;
+  runningUsage = usage;
   if (task.warmupSet && task.warmup > 0 && !warmedUp) {
     warmedUp = true;
     const set = deserialize(Buffer.from(task.warmupSet)) as WarmupSet;
     const start = performance.now();
-    if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
-    // Loaded as the task's work: what a module does as it loads is no warm-up solve's.
+    // Loaded as the task's work, before the warm-up begins: what a module does as it loads is no warm-up solve's.
     const configs = await Promise.all(set.configs.map(async (c) => ({ ...c, strategy: await strategyFor(c.spec) })));
+    if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
     // Its own memory account: what the task holds is counted from after it; and its own owner, so
     // that what its solves leave behind is not charged to this task (see uncaught).
     await taskContext.run(WARMUP_OWNER, () => warmUp(set, configs, task, new TaskMemory(usage, LIMIT_MIB)));

@@ -162,7 +162,8 @@ describe('compare: runs with different settings', () => {
   });
 
   it("only notes a built-in strategy's parameter one run does not record (added since) when the other has it at its default", () => {
-    const run = (name: string, params: string, strategy = 'backtrack') => csvOf(name, records().map((r) => (r.config === 'slow' ? { ...r, strategy, params } : r)));
+    const run = (name: string, params: string, strategy = 'backtrack', strategyFile = '') =>
+      csvOf(name, records().map((r) => ({ ...r, strategy_file: '', ...(r.config === 'slow' ? { strategy, params, strategy_file: strategyFile } : {}) })));
     const older = run('base.csv', '{"probing":true}');
     const r = compareRuns(older, run('new.csv', '{"probing":true,"restarts":true}'));
     expect(r.settings.differences).toEqual([{ setting: 'params', configuration: 'slow', base: '{"probing":true}', next: '{"probing":true,"restarts":true}', refuses: false }]);
@@ -180,8 +181,11 @@ describe('compare: runs with different settings', () => {
     expect(refused(older, run('new.csv', '{"probing":true,"restarts":false}'))).toEqual([
       'compare: base.csv and new.csv differ in params of configuration slow: {"probing":true} vs {"probing":true,"restarts":false}; give --allow-different to compare them anyway',
     ]);
-    // A plugin or an external solver has no defaults to go by: any difference refuses.
+    // A plugin or an external solver has no defaults to go by: any difference refuses, a plugin named like a built-in strategy too.
     expect(refused(run('base.csv', '{"work":1}', './plugin.mjs'), run('new.csv', '{"work":1,"extra":true}', './plugin.mjs'))).toHaveLength(1);
+    expect(refused(run('base.csv', '{"probing":true}', 'backtrack', 'plug.mjs@0123456789ab'), run('new.csv', '{"probing":true,"restarts":true}', 'backtrack', 'plug.mjs@0123456789ab'))).toHaveLength(1);
+    // Without the strategy_file column, a run cannot tell a built-in from a plugin of its name.
+    expect(refused(older, csvOf('new.csv', records().map((r) => (r.config === 'slow' ? { ...r, params: '{"probing":true,"restarts":true}' } : r))))).toHaveLength(1);
     expect(refused(run('base.csv', '{"input":"cnf"}', 'external'), run('new.csv', '{"input":"cnf","encoding":"automaton"}', 'external'))).toHaveLength(1);
   });
 

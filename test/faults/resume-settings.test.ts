@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv, writeCsv } from '../../harness/results/csv.js';
@@ -88,6 +88,23 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => [row.task, row.puzzle_path])).toEqual([
       ['1', b],
       ['0', a],
+    ]);
+    // Relative paths, one the end of the other (a.non and sub/a.non): the same command resumes, the swapped one is refused.
+    mkdirSync(join(d, 'sub'));
+    writeFileSync(join(d, 'sub', 'a.non'), readFileSync(a));
+    const cwd = { cwd: d };
+    const full = join(d, 'full.csv');
+    expect(spawnSync('node', [resolve(CLI), 'run', 'A.non', 'sub/a.non', '-s', 'overlap', '--workers', '1', '--out', full, '-q'], cwd).status).toBe(0);
+    const [head, first] = readFileSync(full, 'utf8').split('\n');
+    const part = `${head}\n${first}\n`; // task 0, A.non
+    writeFileSync(file, part);
+    const wrong = spawnSync('node', [resolve(CLI), 'run', 'sub/a.non', 'A.non', '-s', 'overlap', '--workers', '1', '--resume', file, '-q'], { ...cwd, encoding: 'utf8' });
+    expect([wrong.status, wrong.stderr]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: its task 0 is A.non, where this run's is sub/a.non, which holds the same puzzle`)]);
+    expect(readFileSync(file, 'utf8')).toBe(part);
+    expect(spawnSync('node', [resolve(CLI), 'run', 'A.non', 'sub/a.non', '-s', 'overlap', '--workers', '1', '--resume', file, '-q'], cwd).status).toBe(0);
+    expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => [row.task, row.puzzle_path])).toEqual([
+      ['0', 'A.non'],
+      ['1', 'sub/a.non'],
     ]);
   });
 

@@ -161,6 +161,7 @@ describe('external solver settings', () => {
     // A comment is refused as a shell operator, not as the quote inside it; $'…' is read as the splitter reads it.
     expect(() => commandWords("solver {cnf} # it's")).toThrow(/shell operators/);
     expect(commandWords("solver $'it\\'s'")).toEqual(['solver', "it's"]);
+    expect(unclosedQuote("solver $$'a\\'b'")).toBe("'"); // `$$` is no `$'`: the last quote opens`
   });
 
   it('refuse what cannot run: shell operators, unknown placeholders, missing programs, mismatched formats', () => {

@@ -61,6 +61,11 @@ describe('merge and the output lock', () => {
     expect(runCli('merge', join(d, 'link.csv'), input).code).toBe(0);
     expect(lstatSync(join(d, 'link.csv')).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe(expected);
+    // A link to a file not there yet: the file is made, as a shell's `>` makes it.
+    symlinkSync(join(d, 'later', 'made.csv'), join(d, 'dangling.csv'));
+    expect(runCli('merge', join(d, 'dangling.csv'), input).code).toBe(0);
+    expect(lstatSync(join(d, 'dangling.csv')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(d, 'later', 'made.csv'), 'utf8')).toBe(expected);
     // A named pipe (as /dev/stdout into `| …` is): its reader gets the rows, and it stays a pipe.
     const pipe = join(d, 'pipe');
     execFileSync('mkfifo', [pipe]);
