@@ -63,8 +63,7 @@ export function commandWords(command: string | string[]): string[] {
   // The splitter reads a quote left open as if it were closed at the end; a shell refuses it.
   const open = unclosedQuote(command);
   if (open) throw new ExternalSpecError(`command: a ${open} quote is not closed (a shell would refuse it)`);
-  // A `#` inside a word is part of it, as in a shell (the splitter would start a comment there).
-  const words = parse(command.replace(/(?<=\S)#/g, '\\#'), (name) => `$${name}`);
+  const words = parse(escapeWordHashes(command), (name) => `$${name}`);
   return words.map((w) => {
     if (typeof w === 'string') return w;
     if ('op' in w && w.op === 'glob') return w.pattern;
@@ -102,6 +101,44 @@ export function unclosedQuote(command: string): string {
     } else if (c === "'" || c === '"') quote = c;
   }
   return quote === '$' ? "'" : quote;
+}
+
+/**
+ * The command with each `#` inside an unquoted word escaped: a shell reads it as part of the word,
+ * the splitter as the start of a comment. Quotes, backslashes and `$'…'` are read as unclosedQuote
+ * reads them; a `#` that begins a word (a comment) and what follows it are left as they are.
+ */
+function escapeWordHashes(command: string): string {
+  let out = '';
+  let quote = '';
+  let wordStart = true;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    const starts = wordStart;
+    wordStart = false;
+    if (c === '\\' && quote !== "'") {
+      out += c + (command[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (quote === "'" || quote === '$') {
+      if (c === "'") quote = '';
+    } else if (quote === '"') {
+      if (c === '"') quote = '';
+    } else if (/\s/.test(c)) wordStart = true;
+    else if (c === '#') {
+      if (starts) return out + command.slice(i);
+      out += '\\#';
+      continue;
+    } else if (c === '$' && (command[i + 1] === '$' || command[i + 1] === "'")) {
+      if (command[i + 1] === "'") quote = '$';
+      out += c + command[i + 1];
+      i++;
+      continue;
+    } else if (c === "'" || c === '"') quote = c;
+    out += c;
+  }
+  return out;
 }
 
 /** Checks the words' placeholders against the input and output; the first problem is thrown. */

@@ -162,6 +162,24 @@ describe('external solver settings', () => {
     expect(() => commandWords("solver {cnf} # it's")).toThrow(/shell operators/);
     expect(commandWords("solver $'it\\'s'")).toEqual(['solver', "it's"]);
     expect(unclosedQuote("solver $$'a\\'b'")).toBe("'"); // `$$` is no `$'`: the last quote opens`
+    // A `#` inside a word is part of it, quoted or not; the words are those sh makes.
+    expect(commandWords(`x a#b 'c#d' "e#f" g\\#h`)).toEqual(['x', 'a#b', 'c#d', 'e#f', 'g#h']);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a b\\'"#]{0,12}$/), (text) => {
+        if (unclosedQuote(`x ${text}`) !== '' || text.endsWith('\\')) return; // a last backslash would escape what the loop puts after it
+        const shell = spawnSync('sh', ['-c', `for w in x ${text}; do printf '%s\\0' "$w"; done`], { encoding: 'utf8' });
+        const words = shell.stdout.split('\0').slice(0, -1);
+        let split: string[];
+        try {
+          split = commandWords(`x ${text}`);
+        } catch (err) {
+          expect(String(err)).toMatch(/shell operators \(\{"comment"/); // a comment, which sh drops and we refuse
+          return;
+        }
+        expect(split).toEqual(words);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('refuse what cannot run: shell operators, unknown placeholders, missing programs, mismatched formats', () => {
