@@ -1,3 +1,5 @@
+import { openSync, statSync } from 'node:fs';
+
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
@@ -15,4 +17,9 @@ export function withDefaultStopSignals<T>(io: () => T): T {
   } finally {
     for (const { signal, listeners } of saved) for (const listener of listeners) process.on(signal, listener);
   }
+}
+
+/** openSync, with the default stop signals while it opens a named pipe (which waits for its other end). */
+export function openMayWait(path: string, flags: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.isFIFO() ? withDefaultStopSignals(() => openSync(path, flags)) : openSync(path, flags);
 }

@@ -10,7 +10,8 @@ import { builtInStrategies } from '../../solvers/strategies/registry.js';
  * warm-up, configuration parameters or benchmark definition measure different things, so compare
  * refuses them (unless --allow-different); a different machine (cpu_model, node_version), number of
  * workers or memory limit is only noted. A CSV lacking a column (written before it existed) leaves
- * that setting unknown, never refused, and so does params lacking a parameter (see paramsDifferences).
+ * that setting unknown, never refused; a built-in strategy's parameter a run's params lacks counts
+ * at its default (see paramsDifferences).
  */
 
 /** Settings whose difference refuses the comparison, in the order they are listed; params is per configuration. */
@@ -86,17 +87,7 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
       return;
     }
     if (setting === 'params') {
-      // Each configuration's strategy where both runs ran the same built-in one (a plugin may take a built-in's name: its strategy_file says it is one).
-      const strategies = new Map<string, string>();
-      for (const [config, values] of valuesOf(base, heldBase, 'strategy', 'config')) if (values.size === 1) strategies.set(config, [...values.keys()][0]!);
-      for (const [config, values] of valuesOf(next, heldNext, 'strategy', 'config')) if (values.size !== 1 || strategies.get(config) !== [...values.keys()][0]) strategies.delete(config);
-      for (const g of [base, next]) {
-        const files = g.table.text('strategy_file') ? valuesOf(g, g === base ? heldBase : heldNext, 'strategy_file', 'config') : undefined;
-        for (const config of [...strategies.keys()]) {
-          const values = files?.get(config);
-          if (!values || values.size !== 1 || !values.has('')) strategies.delete(config);
-        }
-      }
+      const strategies = builtInConfigurations([base, heldBase], [next, heldNext]);
       differences.push(...paramsDifferences(valuesOf(base, heldBase, 'params', 'config'), valuesOf(next, heldNext, 'params', 'config'), strategies));
       return;
     }
@@ -107,6 +98,25 @@ export function compareSettings(base: PairGroups, next: PairGroups): SettingsCom
   for (const s of REFUSING_SETTINGS) one(s, true);
   for (const s of NOTED_SETTINGS) one(s, false);
   return { differences, unknown };
+}
+
+/**
+ * Each configuration's strategy where both runs ran the same built-in one: one strategy name in
+ * both, and an empty strategy_file in both (a plugin may take a built-in's name; a run without
+ * that column cannot tell them apart).
+ */
+function builtInConfigurations(...runs: [PairGroups, Uint8Array][]): Map<string, string> {
+  const each = runs.map(([g, held]) => {
+    const files = g.table.text('strategy_file') ? valuesOf(g, held, 'strategy_file', 'config') : undefined;
+    const builtIn = new Map<string, string>();
+    for (const [config, names] of valuesOf(g, held, 'strategy', 'config')) {
+      const file = files?.get(config);
+      if (names.size === 1 && file?.size === 1 && file.has('')) builtIn.set(config, [...names.keys()][0]!);
+    }
+    return builtIn;
+  });
+  const [first, ...rest] = each;
+  return new Map([...first!].filter(([config, name]) => rest.every((other) => other.get(config) === name)));
 }
 
 /**

@@ -61,9 +61,9 @@ const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 export function commandWords(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
   // The splitter reads a quote left open as if it were closed at the end; a shell refuses it.
-  const open = unclosedQuote(command);
+  const { open, escaped } = readQuoting(command);
   if (open) throw new ExternalSpecError(`command: a ${open} quote is not closed (a shell would refuse it)`);
-  const words = parse(escapeWordHashes(command), (name) => `$${name}`);
+  const words = parse(escaped, (name) => `$${name}`);
   return words.map((w) => {
     if (typeof w === 'string') return w;
     if ('op' in w && w.op === 'glob') return w.pattern;
@@ -71,46 +71,19 @@ export function commandWords(command: string | string[]): string[] {
   });
 }
 
-/**
- * The quote a command leaves open at its end (`'` or `"`), read as a shell reads quotes,
- * backslashes, `$'…'` (whose backslashes escape, as the splitter reads it) and a `#` that begins a
- * word (a comment: the rest is not read); '' when none.
- */
-export function unclosedQuote(command: string): string {
-  let quote = '';
-  /** Whether the next character begins a word (after unquoted, unescaped blanks). */
-  let wordStart = true;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    const starts = wordStart;
-    wordStart = false;
-    if (quote === "'") {
-      if (c === "'") quote = '';
-    } else if (quote === '$') {
-      if (c === '\\') i++;
-      else if (c === "'") quote = '';
-    } else if (c === '\\') i++;
-    else if (quote === '"') {
-      if (c === '"') quote = '';
-    } else if (/\s/.test(c)) wordStart = true;
-    else if (c === '#' && starts) break;
-    else if (c === '$' && command[i + 1] === '$') i++; // `$$` is one word part, never the start of `$'…'`
-    else if (c === '$' && command[i + 1] === "'") {
-      quote = '$';
-      i++;
-    } else if (c === "'" || c === '"') quote = c;
-  }
-  return quote === '$' ? "'" : quote;
-}
+/** The quote a command leaves open at its end (`'` or `"`; '' when none), as readQuoting reads it. */
+export const unclosedQuote = (command: string): string => readQuoting(command).open;
 
 /**
- * The command with each `#` inside an unquoted word escaped: a shell reads it as part of the word,
- * the splitter as the start of a comment. Quotes, backslashes and `$'…'` are read as unclosedQuote
- * reads them; a `#` that begins a word (a comment) and what follows it are left as they are.
+ * A command read as a shell reads quotes, backslashes, `$'…'` (whose backslashes escape, as the
+ * splitter reads it) and a `#` that begins a word (a comment: the rest is not read): the quote it
+ * leaves open at its end, and the command with each `#` inside an unquoted word escaped (a shell
+ * reads it as part of the word, the splitter as the start of a comment).
  */
-function escapeWordHashes(command: string): string {
+function readQuoting(command: string): { open: string; escaped: string } {
   let out = '';
   let quote = '';
+  /** Whether the next character begins a word (after unquoted, unescaped blanks). */
   let wordStart = true;
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
@@ -127,10 +100,11 @@ function escapeWordHashes(command: string): string {
       if (c === '"') quote = '';
     } else if (/\s/.test(c)) wordStart = true;
     else if (c === '#') {
-      if (starts) return out + command.slice(i);
+      if (starts) return { open: '', escaped: out + command.slice(i) };
       out += '\\#';
       continue;
     } else if (c === '$' && (command[i + 1] === '$' || command[i + 1] === "'")) {
+      // `$$` is one word part, never the start of `$'…'`.
       if (command[i + 1] === "'") quote = '$';
       out += c + command[i + 1];
       i++;
@@ -138,7 +112,7 @@ function escapeWordHashes(command: string): string {
     } else if (c === "'" || c === '"') quote = c;
     out += c;
   }
-  return out;
+  return { open: quote === '$' ? "'" : quote, escaped: out };
 }
 
 /** Checks the words' placeholders against the input and output; the first problem is thrown. */

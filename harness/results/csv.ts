@@ -1,7 +1,7 @@
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
-import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
+import { openMayWait } from '../../corpus/stop-signals.js';
 import { writeOutputFile } from '../io/output-path.js';
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
@@ -142,8 +142,7 @@ export class CsvAppender {
     }
     this.eol = scan?.crlf ? '\r\n' : '\n';
     // A named pipe (`--out /dev/stdout` into `| …`) opens once its reader is there: Ctrl-C works meanwhile.
-    const flags = scan ? 'a' : 'w';
-    this.fd = statSync(path, { throwIfNoEntry: false })?.isFIFO() ? withDefaultStopSignals(() => openSync(path, flags)) : openSync(path, flags);
+    this.fd = openMayWait(path, scan ? 'a' : 'w');
     this.size = scan ? fstatSync(this.fd).size : 0;
     try {
       if (!scan) this.append(this.line(columns));

@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
-import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
+import { openMayWait } from '../../corpus/stop-signals.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
 import { refuseIfLocked } from '../io/output-lock.js';
@@ -196,7 +196,7 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
     open.set(k, fd);
     return fd;
   };
-  const outFd = existing?.isFIFO() ? withDefaultStopSignals(() => openSync(out, 'w')) : openSync(temp, 'w');
+  const outFd = openMayWait(temp, 'w'); // temp is OUT itself for a pipe or device
   let done = false;
   try {
     const writer = new BufferedWriter(outFd);
