@@ -362,6 +362,9 @@ function scan(source: Source, visit: (row: CsvRow) => void, header?: CsvScanOpti
     if (width < 0) {
       width = record.length;
       result.columns = record;
+      // A CR inside a header name: the lines end in CR alone (as older Mac programs save CSV), read as one line.
+      if (record.some((c) => c.includes('\r')))
+        throw new CsvSyntaxError(1, 'its lines end in CR alone (as older Mac programs save CSV): save it with LF or CRLF line ends');
       const seen = new Set<string>();
       for (const c of record) {
         if (seen.has(c)) throw new CsvSyntaxError(1, `not a run CSV (column "${c}" appears twice in the header)`);

@@ -96,6 +96,17 @@ describe('a malformed record in the middle is FILE:LINE, for every reader', () =
     writeFileSync(file, 'a,b,a\n1,2,3\n');
     expect(() => readCsvInput(file)).toThrow(`${file}:1: not a run CSV (column "a" appears twice in the header)`);
   });
+
+  it('a run CSV whose lines end in CR alone (a Mac CSV of old): one line saying so, from every reader', () => {
+    const file = withLines(0).replace(/run\.csv$/, 'mac.csv');
+    writeFileSync(file, readFileSync(withLines(0), 'utf8').replace(/\n/g, '\r'));
+    const message = `${file}:1: its lines end in CR alone (as older Mac programs save CSV): save it with LF or CRLF line ends`;
+    expect(() => readCsvInput(file)).toThrow(message);
+    for (const args of [['report', file], ['compare', file, 'test/fixtures/csv/base.csv'], ['merge', join(tmp(), 'm.csv'), file]]) {
+      const r = runCli(...args);
+      expect([r.code, r.err]).toEqual([2, expect.stringContaining(message)]);
+    }
+  });
 });
 
 describe('the torn last record of a killed run is dropped silently', () => {
