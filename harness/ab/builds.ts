@@ -2,7 +2,6 @@ import { Interrupted, runChild } from './child.js';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 
 /**
  * Builds of nonobench at given commits, each made once in a git worktree of its own under a cache
@@ -78,6 +77,8 @@ export async function cachedBuild(root: string, ref: string, cacheDir: string, l
   const finished = () => existsSync(join(dir, BUILT_MARK)) && existsSync(build.cli);
   if (finished()) return build;
   mkdirSync(cacheDir, { recursive: true });
+  // Loaded here, not with the module: loading it takes Ctrl-C from every command (see io/output-lock.ts).
+  const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile.lock(dir, { realpath: false, stale: 30_000, retries: { retries: 1200, minTimeout: 500, maxTimeout: 1000 } });
   try {
     if (finished()) return build; // built by another caller while this one waited

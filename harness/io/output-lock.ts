@@ -1,7 +1,15 @@
 import { realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ensureParentDir, refuseFileInTheWay } from './output-path.js';
 import { basename, dirname, join } from 'node:path';
-import lockfile from 'proper-lockfile';
+import type Lockfile from 'proper-lockfile';
+
+/**
+ * proper-lockfile, loaded by the first lock taken: loading it sets handlers for Ctrl-C and SIGTERM
+ * (to release locks), and a handler cannot run while synchronous work (compare, merge, report) holds
+ * the thread, so a command that takes no lock must keep the default action: the signal ends it.
+ */
+const lockfile = (): typeof Lockfile => createRequire(import.meta.url)('proper-lockfile') as typeof Lockfile;
 
 /** How old a lock may grow before it is taken for the lock of a run that was killed. */
 const STALE_MS = 10_000;
@@ -22,7 +30,7 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
   // The file itself, whatever names it: a symbolic link to it, or another path through a linked folder.
   const real = existing ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
   try {
-    const release = lockfile.lockSync(real, {
+    const release = lockfile().lockSync(real, {
       realpath: false,
       stale: STALE_MS,
       onCompromised: (err) => warn(`nonobench: the lock on ${path} was lost (${err.message}); another run may write it too`),
@@ -54,7 +62,9 @@ export function refuseIfLocked(path: string): void {
   const existing = statSync(path, { throwIfNoEntry: false });
   if (!existing?.isFile()) return;
   const real = realpathSync(path);
-  if (lockfile.checkSync(real, { realpath: false, stale: STALE_MS })) throw lockedError(path, real);
+  // proper-lockfile's convention (a fresh REAL.lock), read without loading it (see lockfile above).
+  const lock = statSync(`${real}.lock`, { throwIfNoEntry: false });
+  if (lock && lock.mtimeMs > Date.now() - STALE_MS) throw lockedError(path, real);
 }
 
 const lockedError = (path: string, real: string) =>

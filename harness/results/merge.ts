@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { openMayWait } from '../../corpus/stop-signals.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
@@ -75,7 +75,8 @@ class PairCodes {
  * they were written (a record is already RFC 4180: csv-parse read it), in UTF-8 and with an LF line
  * end. A record holding a CR besides its line end is parsed and written again by csvRecord, so that
  * a CR left unquoted by another writer comes out quoted. The output is written beside OUT and
- * renamed over it at the end, so OUT may be one of the inputs and a failed merge leaves it as it was.
+ * renamed over it at the end, so OUT may be one of the inputs and a failed or interrupted merge leaves
+ * it as it was.
  */
 export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   // A run still writing OUT would go on writing the file this replaces: its later rows would be lost.
@@ -167,6 +168,38 @@ const LF = 0x0a;
 const CR = 0x0d;
 const NEWLINE = Buffer.from('\n');
 
+const tempName = (base: string, pid: number) => `.${base}.merge-${pid}.tmp`;
+
+/**
+ * Removes the temporary files that merges into `target` left when they were killed (Ctrl-C ends a
+ * merge at once, since no handler could run before its synchronous work ends): those of processes
+ * that are gone.
+ */
+function removeLeftTemps(target: string): void {
+  const prefix = `.${basename(target)}.merge-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return; // not listable: the write below says what is wrong
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = name.slice(prefix.length, -'.tmp'.length);
+    if (!/^[1-9]\d*$/.test(pid) || name !== tempName(basename(target), Number(pid)) || isAlive(Number(pid))) continue;
+    rmSync(join(dirname(target), name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Most input files held open at once while records are read back. */
 const MAX_OPEN = 256;
 
@@ -179,7 +212,8 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
   const dangling = existing === undefined && lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink();
   const target = existing?.isFile() ? realpathSync(out) : dangling ? resolve(dirname(out), readlinkSync(out)) : out;
   if (dangling) ensureParentDir(target);
-  const temp = direct ? out : join(dirname(target), `.${basename(target)}.merge-${process.pid}.tmp`);
+  const temp = direct ? out : join(dirname(target), tempName(basename(target), process.pid));
+  if (!direct) removeLeftTemps(target);
   const open = new Map<number, number>();
   const fdOf = (k: number) => {
     let fd = open.get(k);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,8 @@ import { writeNon } from '../../corpus/formats/non.js';
 import { EMPTY, FILLED, makePuzzle } from '../../corpus/model.js';
 import { checkWorkers, maxWorkers, workerCount, workersProblem } from '../../harness/cli/options.js';
 import { UsageError } from '../../harness/io/thrown.js';
+import { readCsvInput, writeCsv } from '../../harness/results/csv.js';
+import { RUN_COLUMNS } from '../../harness/results/row.js';
 import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -57,7 +60,7 @@ beforeAll(() => {
 /**
  * Starts `nonobench ARGS…`, waits until `ready()` (the command is busy), sends SIGINT, and returns how it ended.
  */
-function interrupt(args: string[], ready: () => boolean, env: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null; err: string; ms: number }> {
+function interrupt(args: string[], ready: (pid: number) => boolean, env: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null; err: string; ms: number }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -69,7 +72,7 @@ function interrupt(args: string[], ready: () => boolean, env: Record<string, str
         clearInterval(poll);
         child.kill('SIGKILL');
         fail(new Error(`never ready: ${err}`));
-      } else if (ready()) {
+      } else if (ready(child.pid!)) {
         clearInterval(poll);
         sent = performance.now();
         child.kill('SIGINT');
@@ -198,6 +201,44 @@ describe('generate', () => {
     expect(written).toBeGreaterThan(0);
     expect(written).toBeLessThan(1_000_000);
     expect(r.err).toBe(`\ninterrupted: wrote ${written} puzzles to ${out}\n`);
+  });
+});
+
+describe('compare, report and merge: Ctrl-C ends them at once, even in their synchronous reading', () => {
+  /** A run CSV that takes seconds to read: the fixture's rows again and again, each a task of its own. */
+  const huge = join(dir, 'huge.csv');
+  beforeAll(() => {
+    const { records } = readCsvInput('test/fixtures/csv/base.csv');
+    const rows: object[] = [];
+    for (let k = 0; rows.length < 60_000; k++) for (const r of records) rows.push({ ...r, task: String(rows.length + 1), rep: String(k + 1) });
+    writeCsv(huge, RUN_COLUMNS, rows);
+  });
+  /** The command has the file open: it is reading it. */
+  const reading = (pid: number) => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === huge);
+    } catch {
+      return false;
+    }
+  };
+
+  for (const args of [['compare', huge, 'test/fixtures/csv/base.csv'], ['report', huge], ['merge', join(dir, 'merged.csv'), huge]]) {
+    it(`${args[0]}: killed by SIGINT (130 in a shell), nothing written`, async () => {
+      const r = await interrupt(args, reading);
+      expect([r.code, r.signal, r.err]).toEqual([null, 'SIGINT', '']);
+      expect(r.ms).toBeLessThan(5_000);
+      expect(existsSync(join(dir, 'merged.csv'))).toBe(false);
+    });
+  }
+
+  it('merge removes what killed merges into the same file left, and only that', () => {
+    const gone = spawnSync('true').pid!; // a process that has ended
+    const left = join(dir, `.into.csv.merge-${gone}.tmp`);
+    const live = join(dir, `.into.csv.merge-${process.pid}.tmp`);
+    const other = join(dir, `.other.csv.merge-${gone}.tmp`);
+    for (const f of [left, live, other]) writeFileSync(f, 'partial');
+    expect(runCli('merge', join(dir, 'into.csv'), 'test/fixtures/csv/base.csv').code).toBe(0);
+    expect([existsSync(left), existsSync(live), existsSync(other)]).toEqual([false, true, true]);
   });
 });
 
