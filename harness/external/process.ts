@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { constants } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitTimer } from '../io/timers.js';
+import { readRegularFile } from './scratch-files.js';
 
 /**
  * One external solver call with hard limits. child_process is used directly rather than a process
@@ -50,6 +51,8 @@ const STDERR_TAIL_BYTES = 4096;
 /** How long the pipes may stay open after the solver exited (a grandchild outside its group may hold them). */
 const PIPE_GRACE_MS = 1000;
 const USAGE_PREFIX = 'nonobench-usage';
+/** GNU time's report is one line; a larger file is none of its making. */
+const USAGE_MAX_BYTES = 4096;
 /** The environment variable that marks a task's processes, so that ones that left its group are found too. */
 export const TASK_TOKEN_VARIABLE = 'NONOBENCH_TASK';
 
@@ -142,15 +145,16 @@ function signalTask(pgid: number, token: string, except: number, signal: NodeJS.
 }
 
 /** Every call still running, with its scratch folder: killed and removed if the harness itself exits (Ctrl-C included). */
-const live = new Map<number, { token: string; dir: string }>();
+const live = new Map<number, { token: string; dir: string; usageDir: string }>();
 let exitHookSet = false;
 
 /** Kills the processes of every external solver still running and removes their scratch folders. */
 export function killAllExternal(): void {
-  for (const [pgid, { token, dir }] of live) {
+  for (const [pgid, { token, dir, usageDir }] of live) {
     kill(-pgid, 'SIGKILL');
     signalTask(pgid, token, -1, 'SIGKILL');
     removeDir(dir);
+    removeDir(usageDir);
   }
   live.clear();
 }
@@ -200,7 +204,10 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
   // (`argv` runs in `dir`; the caller removes it.)
   const { dir, limits } = options;
   const token = randomBytes(8).toString('hex');
-  const usageFile = join(dir, '.usage');
+  // GNU time's report goes to a folder of the harness's own, out of the solver's sight (a file in
+  // its folder, the solver could forge or turn into a pipe).
+  const usageDir = mkdtempSync(join(tmpdir(), 'nonobench-usage-'));
+  const usageFile = join(usageDir, 'usage');
   const words = wrapped(argv, limits.memoryMb, usageFile);
   const started = performance.now();
   return new Promise((done) => {
@@ -223,7 +230,7 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       if (timer) timers.push(timer);
     };
     if (pgid !== undefined) {
-      live.set(pgid, { token, dir });
+      live.set(pgid, { token, dir, usageDir });
       if (!exitHookSet) {
         exitHookSet = true;
         process.on('exit', killAllExternal);
@@ -273,10 +280,11 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       const wallMs = (exitedAt ?? performance.now()) - started;
       let usage: ReturnType<typeof parseUsage>;
       try {
-        usage = parseUsage(readFileSync(usageFile, 'utf8'));
+        usage = parseUsage(readRegularFile(usageFile, 'the usage file', USAGE_MAX_BYTES));
       } catch {
         usage = undefined;
       }
+      removeDir(usageDir);
       const run: ProcessRun = {
         code: usage?.signal ? null : exited?.code ?? null,
         signal: usage?.signal ?? exited?.signal ?? null,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeJson } from '../../corpus/formats/json.js';
@@ -13,6 +13,7 @@ import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
 import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
 import { MAX_STDOUT_BYTES, removeDir, runLimited, type ProcessRun } from './process.js';
+import { readRegularFile, ScratchFileError, writeFresh } from './scratch-files.js';
 import { fillPlaceholders, type InputFormat, type ResolvedExternal } from './spec.js';
 
 export interface ExternalTask {
@@ -76,34 +77,33 @@ function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly numb
 /**
  * A model file's text. One far longer than any model of `numVars` variables (a value of up to 11
  * characters each, and room for comments) is refused unread: reading and parsing it would hold up
- * every other task's clock.
+ * every other task's clock. So is anything but a regular file (a named pipe would never open).
  */
 function readModelFile(path: string, numVars: number): string {
   const limit = (1 << 20) + 12 * numVars;
-  const size = statSync(path).size;
-  if (size > limit) throw new AdapterError(`a model file of ${size} bytes, more than the ${limit} any model of ${numVars} variables needs`);
-  return readFileSync(path, 'utf8');
+  try {
+    return readRegularFile(path, 'a model file', limit, `the ${limit} any model of ${numVars} variables needs`);
+  } catch (err) {
+    if (err instanceof ScratchFileError) throw new AdapterError(err.message);
+    throw err;
+  }
 }
 
-/** Writes the puzzle in the solver's input format; the CNF is returned for decoding models. */
-function writeInput(path: string, task: ExternalTask): NonogramCnf | undefined {
+/** The puzzle in the solver's input format, and the CNF for decoding models (with `cnf`). */
+function inputOf(task: ExternalTask): { text: string; cnf?: NonogramCnf } {
   const { puzzle, solver } = task;
   switch (solver.input) {
     case 'non':
-      writeFileSync(path, writeNon(puzzle));
-      return undefined;
+      return { text: writeNon(puzzle) };
     case 'xml':
-      writeFileSync(path, writeWebpbnXml(puzzle));
-      return undefined;
+      return { text: writeWebpbnXml(puzzle) };
     case 'json':
-      writeFileSync(path, writeJson(puzzle));
-      return undefined;
+      return { text: writeJson(puzzle) };
     case 'cnf': {
       const encoding = solver.encoding ?? DEFAULT_ENCODING;
       const cnf = encodeNonogram(puzzle, { encoding });
       cnf.comments = cnfComments(puzzle, cnf, encoding);
-      writeFileSync(path, writeDimacs(cnf));
-      return cnf;
+      return { text: writeDimacs(cnf), cnf };
     }
   }
 }
@@ -128,7 +128,11 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
   const { puzzle, solver } = task;
   const inputPath = join(dir, INPUT_FILE[solver.input]);
   const modelPath = join(dir, 'model.txt');
-  const cnf = writeInput(inputPath, task);
+  // The input goes to a file of its own each call (the solver may have replaced the last one), and on stdin from here.
+  const prepared = inputOf(task);
+  const cnf = prepared.cnf;
+  let input = prepared.text;
+  writeFresh(inputPath, input);
   // Each call is told the time that is left of the task's limit.
   const argvNow = (elapsedMs: number) => {
     const leftMs = Number.isFinite(task.timeoutMs) ? Math.max(1, task.timeoutMs - elapsedMs) : 0;
@@ -148,10 +152,10 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
   let usage: ResourceUsage = { cpuMs: 0, peakRssKb: 0 };
   let elapsedMs = 0;
   const call = async (): Promise<ProcessRun> => {
-    rmSync(modelPath, { force: true });
+    rmSync(modelPath, { force: true, recursive: true });
     const run = await runLimited(argvNow(elapsedMs), {
       dir,
-      ...(solver.inputFile ? {} : { stdin: readFileSync(inputPath, 'utf8') }),
+      ...(solver.inputFile ? {} : { stdin: input }),
       ...(solver.env ? { env: solver.env } : {}),
       limits: { softMs: task.timeoutMs - elapsedMs, hardMs: task.hardLimitMs - elapsedMs, memoryMb: task.memoryMb },
     });
@@ -202,7 +206,8 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
       solutions.push(solution);
       if (solutions.length < task.maxSolutions) {
         cnf!.clauses.push(blockingClause(solution));
-        writeFileSync(inputPath, writeDimacs(cnf!));
+        input = writeDimacs(cnf!);
+        writeFresh(inputPath, input);
         continue;
       }
     }

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadPuzzle } from '../../corpus/load.js';
+import { AdapterError, readGridOutput } from '../../harness/external/adapters.js';
 import { parseCsv } from '../../harness/results/csv.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -161,6 +163,63 @@ timeout: 1.5
 `);
     expect(half.code).toBe(2);
     expect(half.err).toMatch(/bench\.yaml:3: configurations\.0\.command: an external solver needs input/);
+  });
+});
+
+describe('a program that turns its scratch folder against the harness', () => {
+  /** The solution of webpbn #1, row by row. */
+  const DANCER = '01100011010010101110101001010000110010100101111000';
+  const script = (d: string, name: string, text: string) => {
+    const file = join(d, name);
+    writeFileSync(file, text);
+    chmodSync(file, 0o755);
+    return file;
+  };
+
+  it('a named pipe or a device as its model file, or as its measurement file, is an error row, not a hang; a link it plants is not written through; figures it writes are not taken', () => {
+    const d = dir();
+    const victim = join(d, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const model = `print("s SATISFIABLE"); print("v " + " ".join(str(i + 1) if c == "1" else str(-(i + 1)) for i, c in enumerate("${DANCER}")) + " 0")`;
+    const fifo = script(d, 'fifo-model.sh', '#!/bin/sh\nmkfifo "$2"; echo "s SATISFIABLE"; exit 10\n');
+    const zero = script(d, 'zero-model.sh', '#!/bin/sh\nln -s /dev/zero "$2"; echo "s SATISFIABLE"; exit 10\n');
+    // First call: the CNF becomes a link to the victim, and the answer is right; then no other solution.
+    const plant = script(
+      d,
+      'plant-link.py',
+      `#!/usr/bin/env python3\nimport os, sys\nif os.path.exists("called"):\n    print("s UNSATISFIABLE"); sys.exit(20)\nopen("called", "w").close()\nos.remove(sys.argv[1]); os.symlink(${JSON.stringify(victim)}, sys.argv[1])\n${model}\nsys.exit(10)\n`,
+    );
+    const rows = DANCER.match(/.{5}/g)!.join('\\n');
+    const forge = script(d, 'forge-usage.sh', `#!/bin/sh\nrm -f .usage; echo "nonobench-usage 0.00 0.00 1" > .usage\nprintf '${rows}\\nunique\\n'\n`);
+    const usagePipe = script(d, 'usage-pipe.sh', `#!/bin/sh\nrm -f .usage; mkfifo .usage\nprintf '${rows}\\nunique\\n'\n`);
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
+configurations:
+  - { name: fifo, command: "${fifo} {cnf} {model}", input: cnf, output: dimacs-model }
+  - { name: zero, command: "${zero} {cnf} {model}", input: cnf, output: dimacs-model }
+  - { name: plant, command: "${plant} {cnf}", input: cnf, output: dimacs-model }
+  - { name: forge, command: "${forge}", input: non, output: grid }
+  - { name: pipe, command: "${usagePipe}", input: non, output: grid }
+timeout: 5
+`);
+    const byConfig = new Map(rowsOf(r.out).map((row) => [row.config, row]));
+    expect(byConfig.get('fifo')).toMatchObject({ status: 'error', error: expect.stringMatching(/^unreadable output: a model file is a named pipe, not a regular file/) });
+    expect(byConfig.get('zero')).toMatchObject({ status: 'error', error: expect.stringMatching(/^unreadable output: a model file is a device, not a regular file/) });
+    expect(byConfig.get('plant')).toMatchObject({ status: 'unique', verified: 'true' });
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(byConfig.get('pipe')!.status).toBe('unique');
+    const forged = byConfig.get('forge')!;
+    expect(forged.status).toBe('unique');
+    // GNU time's own figure (a shell's peak is far above 1 KiB), or none where it is not installed.
+    expect(forged.peak_rss_kb === '' || Number(forged.peak_rss_kb) > 100).toBe(true);
+  });
+
+  it('a line of 200,000 blanks is read at once (the status word took time quadratic in them: 50 s)', () => {
+    const puzzle = loadPuzzle('corpus/puzzles/webpbn/1.non');
+    const started = performance.now();
+    expect(() => readGridOutput(`s${' '.repeat(200_000)}!\n`, puzzle, 2)).toThrow(AdapterError);
+    expect(readGridOutput(`${DANCER.match(/.{5}/g)!.join('\n')}\nstatus:${' '.repeat(200_000)}unique\n`, puzzle, 2).status).toBe('unique');
+    // Not a speed target: a guard against a solver's output holding up every task, with a margin of a thousand.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

@@ -1,0 +1,49 @@
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+
+/**
+ * Files in a folder an external solver can write to, read and written so that the solver cannot
+ * turn them against the harness: what it put in a file's place (a named pipe, whose open would
+ * wait for ever; a link to a device, or to a file outside the folder) is neither followed by a
+ * write nor read as a file.
+ */
+
+/** A file that is not one the harness reads: `what` names it in the message. */
+export class ScratchFileError extends Error {}
+
+/**
+ * Writes `text` to a new file at `path`, removing first whatever is there (a link the solver left
+ * is removed, not followed: the new file is created exclusively).
+ */
+export function writeFresh(path: string, text: string): void {
+  rmSync(path, { force: true, recursive: true });
+  writeFileSync(path, text, { flag: 'wx' });
+}
+
+/** What kind of file a stat describes, for a message. */
+const kindOf = (stat: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }) =>
+  stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : 'a device';
+
+/**
+ * The text of the regular file at `path` (a link to one is followed: reading harms nothing),
+ * refused when it is anything else or longer than `maxBytes` (`limit` says why that is the most:
+ * "of N bytes, more than LIMIT"). ENOENT passes through, for the caller to say what is missing.
+ */
+export function readRegularFile(path: string, what: string, maxBytes: number, limit = `the ${maxBytes} it can need`): string {
+  // Non-blocking: opening a named pipe then returns at once, to be refused below.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ScratchFileError(`${what} is ${kindOf(stat)}, not a regular file`);
+    if (stat.size > maxBytes) throw new ScratchFileError(`${what} of ${stat.size} bytes, more than ${limit}`);
+    const buffer = Buffer.allocUnsafe(stat.size);
+    let n = 0;
+    while (n < buffer.length) {
+      const read = readSync(fd, buffer, n, buffer.length - n, n);
+      if (read === 0) break;
+      n += read;
+    }
+    return buffer.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
