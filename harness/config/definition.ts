@@ -23,6 +23,16 @@ import { MAX_WARMUP } from './limits.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
+/** A string no program can be given: the system cuts a word or a variable at a NUL character. */
+const noNul = <T extends z.ZodType<string>>(schema: T) => schema.refine((text) => !text.includes('\0'), 'a NUL character cannot be passed to a program');
+
+/** A record that refuses a `__proto__` key, which zod's record drops without a word. */
+const withoutProto = <T extends z.ZodType>(record: T, what: string) =>
+  z.preprocess((value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: `"__proto__" is not ${what}` });
+    return value;
+  }, record);
+
 const configuration = z
   .object({
     name: z.string().min(1).optional(),
@@ -31,18 +41,19 @@ const configuration = z
     /** A plugin module's path, relative to the definition file. */
     module: z.string().min(1).optional(),
     // A record drops a `__proto__` key without a word; it is no parameter name, so it is refused.
-    params: z
-      .preprocess((value, ctx) => {
-        if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: '"__proto__" is not a parameter name' });
-        return value;
-      }, z.record(z.string(), scalar))
-      .optional(),
+    params: withoutProto(z.record(z.string(), scalar), 'a parameter name').optional(),
     /** An external solver's command line (see harness/external/spec.ts); a relative program path is from the definition file. */
-    command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
+    command: z.union([noNul(z.string().min(1)), z.array(noNul(z.string())).min(1)]).optional(),
     input: z.enum(INPUT_FORMATS).optional(),
     output: z.enum(OUTPUT_ADAPTERS).optional(),
     encoding: z.enum(ENCODINGS).optional(),
-    env: z.record(z.string(), z.string()).optional(),
+    env: withoutProto(
+      z.record(z.string(), noNul(z.string())).superRefine((env, ctx) => {
+        for (const name of Object.keys(env))
+          if (name === '' || /[=\0]/.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'an environment variable name is not empty and holds no "=" nor NUL character' });
+      }),
+      'an environment variable name',
+    ).optional(),
   })
   .strict()
   .refine((c) => [c.strategy, c.module, c.command].filter((v) => v !== undefined).length === 1, {

@@ -68,6 +68,12 @@ repeat: 2
       ['configurations:\n  - strategy: sat\nrepeat: 1\nrepeat: 2\n', ':4: repeat is given twice'],
       ['configurations: []\n', ':1: configurations: Too small'],
       ['configurations: [{strategy: backtrack, params: {__proto__: 1}}]\n', ':1: configurations.0.params: "__proto__" is not a parameter name'],
+      // What no program can be given: a NUL character in a word or a variable, a variable named with "=" (it would set another).
+      ['configurations:\n  - input: non\n    output: grid\n    command: "/bin/true a\\u0000b"\n', ':4: configurations.0.command: a NUL character cannot be passed to a program'],
+      ['configurations:\n  - input: non\n    output: grid\n    command: [/bin/true, "a\\0"]\n', ':4: configurations.0.command.1: a NUL character cannot be passed to a program'],
+      ['configurations:\n  - command: /bin/true\n    input: non\n    output: grid\n    env:\n      A: "x\\0y"\n', ':6: configurations.0.env.A: a NUL character cannot be passed to a program'],
+      ['configurations:\n  - command: /bin/true\n    input: non\n    output: grid\n    env: {"A=B": x}\n', ':5: configurations.0.env.A=B: an environment variable name is not empty and holds no "=" nor NUL character'],
+      ['configurations:\n  - command: /bin/true\n    input: non\n    output: grid\n    env: {__proto__: x}\n', ':5: configurations.0.env: "__proto__" is not an environment variable name'],
       // Problems found once the configurations are loaded are reported at the configuration too.
       ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
       ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
