@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { basename, isAbsolute, resolve, sep } from 'node:path';
 import { pathSeenFrom } from '../../corpus/load.js';
 import { clip, InputError } from '../../corpus/errors.js';
 import { CsvValueError, scanCsvFile } from '../results/csv.js';
 import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
 import { canonicalSetting } from '../results/setting-value.js';
+import { EXTERNAL_STRATEGY } from '../config/configurations.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
 
@@ -37,8 +38,21 @@ export interface RecordedRun {
 /** A setting as compared (as compare does); an empty time limit (none) is 0, as `--timeout 0` says. */
 const settingValue = (setting: Setting, text: string): string => (setting === 'timeout_s' && text === '' ? '0' : canonicalSetting(setting, text));
 
-/** Params as compared (as compare does): JSON with its keys sorted. */
-const paramsValue = (text: string): string => canonicalSetting('params', text);
+/**
+ * Params as compared (as compare does): JSON with its keys sorted. An external solver's command
+ * holds the absolute paths of its program and files, which move with the checkout: each is compared
+ * by its file name, so that the same program resumed from elsewhere passes and another does not.
+ */
+function paramsValue(text: string, strategy: string): string {
+  if (strategy !== EXTERNAL_STRATEGY) return canonicalSetting('params', text);
+  try {
+    const params = JSON.parse(text) as { command?: unknown };
+    if (Array.isArray(params.command)) params.command = params.command.map((word: unknown) => (typeof word === 'string' && isAbsolute(word) ? basename(word) : word));
+    return canonicalSetting('params', JSON.stringify(params));
+  } catch {
+    return text;
+  }
+}
 
 /**
  * The tasks and settings a run CSV being resumed already records: none when it does not exist yet
@@ -72,12 +86,11 @@ export function recordedTasks(path: string): RecordedRun {
         const value = settingValue(setting, f[at[setting]]!);
         if (!values.has(value)) values.set(value, row.line);
       }
-      // An empty params (a row of an older version) says nothing; an external solver's hold the
-      // absolute paths of its program and files, which move with the checkout.
-      if (f[at.params] === '' || f[at.strategy] === 'external') return;
+      // An empty params (a row of an older version) says nothing.
+      if (f[at.params] === '') return;
       let params = recorded.params.get(f[at.config]!);
       if (!params) recorded.params.set(f[at.config]!, (params = new Map()));
-      const value = paramsValue(f[at.params]!);
+      const value = paramsValue(f[at.params]!, f[at.strategy]!);
       if (!params.has(value)) params.set(value, row.line);
     },
     {
@@ -124,12 +137,13 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
     for (const [value, line] of recorded.settings[setting])
       if (value !== String(current[setting])) refuse(line, `its rows ran with ${SETTINGS[setting]} ${clip(value)}, and this run has ${SETTINGS[setting]} ${current[setting]}`);
 
-  const configs = new Map<string, string>();
-  for (const t of run.tasks) if (!configs.has(t.config.name)) configs.set(t.config.name, t.config.paramsText);
+  const configs = new Map<string, { paramsText: string; strategy: string }>();
+  for (const t of run.tasks) if (!configs.has(t.config.name)) configs.set(t.config.name, t.config);
   for (const [config, values] of recorded.params) {
     const now = configs.get(config);
     if (now === undefined) continue; // reported below, by its tasks
-    for (const [value, line] of values) if (value !== paramsValue(now)) refuse(line, `configuration ${clip(config)} ran with params ${clip(value)}, and this run gives it ${clip(now)}`);
+    const value = paramsValue(now.paramsText, now.strategy);
+    for (const [was, line] of values) if (was !== value) refuse(line, `configuration ${clip(config)} ran with params ${clip(was)}, and this run gives it ${clip(value)}`);
   }
 
   for (const [key, line] of recorded.tasks) {

@@ -134,3 +134,33 @@ describe('--resume from another working directory', () => {
     for (const row of before) expect(rows.filter((other) => other.puzzle_id === row.puzzle_id).map((other) => other.puzzle_path)).toEqual([row.puzzle_path, row.puzzle_path]);
   });
 });
+
+describe('--resume of an external solver', () => {
+  /** A folder holding the grid fixture solver, run by a script named `program`, and a definition naming it (with `extra` in its entry). */
+  function checkout(program: string, extra = '', input = 'non'): string {
+    const d = dir();
+    writeFileSync(join(d, program), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('test/fixtures/external/grid-solver.mjs'))} "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(d, 'bench.yaml'), `puzzles: [${TINY}]\nconfigurations:\n  - { name: ext, command: "./${program} {puzzle}", input: ${input}, output: grid${extra} }\ntimeout: 5\n`);
+    return join(d, 'bench.yaml');
+  }
+
+  it('goes on from another checkout of the same program, and refuses another program, input or environment under the name', () => {
+    const file = join(dir(), 'run.csv');
+    expect(runCli('run', '--config', checkout('solver.sh'), '--out', file, '--quiet', '--workers', '1').code).toBe(0);
+    const text = `${readFileSync(file, 'utf8').split('\n').slice(0, 4).join('\n')}\n`;
+    writeFileSync(file, text);
+    for (const [definition, why] of [
+      [checkout('other.sh'), 'other.sh'],
+      [checkout('solver.sh', ', env: { MODE: slow }'), 'MODE'],
+      [checkout('solver.sh', '', 'json'), 'json'],
+    ] as const) {
+      const r = runCli('run', '--config', definition, '--resume', file, '--quiet');
+      expect([r.code, r.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: configuration ext ran with params .*solver\\.sh.*, and this run gives it .*${why}`))]);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+    // The same program from another folder: its absolute path differs, its file name does not.
+    const again = runCli('run', '--config', checkout('solver.sh'), '--resume', file, '--quiet');
+    expect([again.code, again.err]).toEqual([0, '']);
+    expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => row.status)).not.toContain('error');
+  });
+});
