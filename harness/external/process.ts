@@ -218,6 +218,8 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     const pgid = child.pid;
+    // The wrapper (GNU time) is spared until the solver is gone, so that it can report.
+    const wrapper = pgid !== undefined && gnuTimePath() ? pgid : -1;
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderrTail = Buffer.alloc(0);
@@ -235,8 +237,6 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
         exitHookSet = true;
         process.on('exit', killAllExternal);
       }
-      // The wrapper (GNU time) is spared until the solver is gone, so that it can report.
-      const wrapper = gnuTimePath() ? pgid : -1;
       later(limits.softMs, () => {
         stopped ??= 'timeout';
         signalTask(pgid, token, wrapper, 'SIGTERM');
@@ -253,7 +253,7 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       if (stdoutBytes > MAX_STDOUT_BYTES) {
         if (!stopped && pgid !== undefined) {
           stopped = 'output';
-          signalTask(pgid, token, -1, 'SIGKILL');
+          signalTask(pgid, token, wrapper, 'SIGKILL');
         }
         return;
       }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ const dir = tempDirs('external');
 requireBuiltCli();
 
 const FIXTURES = resolve('test/fixtures/external');
+const gnuTimeInstalled = /GNU/.test(spawnSync('/usr/bin/time', ['--version'], { encoding: 'utf8' }).stderr ?? '');
 const rowsOf = (file: string) => parseCsv(readFileSync(file, 'utf8')).records;
 
 /** Processes whose command line names one of our fixture programs or their grandchildren. */
@@ -211,6 +213,20 @@ timeout: 5
     expect(forged.status).toBe('unique');
     // GNU time's own figure (a shell's peak is far above 1 KiB), or none where it is not installed.
     expect(forged.peak_rss_kb === '' || Number(forged.peak_rss_kb) > 100).toBe(true);
+  });
+
+  it('a flood on stdout is stopped at 64 MiB, an error row that still has its CPU time and peak memory', () => {
+    const d = dir();
+    const flood = script(d, 'flood.sh', "#!/bin/sh\nhead -c 100000000 /dev/zero | tr '\\\\0' x\n");
+    const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
+configurations:
+  - { name: flood, command: "${flood}", input: non, output: grid }
+timeout: 20
+`);
+    const row = rowsOf(r.out)[0]!;
+    expect([row.status, row.error]).toEqual(['error', 'printed more than 64 MiB on stdout']);
+    // The measuring wrapper is spared the kill (where GNU time is installed): the figures are the kernel's.
+    if (gnuTimeInstalled) expect([row.cpu_ms, row.peak_rss_kb].map((v) => Number(v) > 0)).toEqual([true, true]);
   });
 
   it('a line of 200,000 blanks is read at once (the status word took time quadratic in them: 50 s)', () => {
