@@ -1,4 +1,5 @@
 import { noteInputFile } from './input-files.js';
+import { checkHeap, CorpusTooLarge } from './heap-guard.js';
 import { withDefaultStopSignals } from './stop-signals.js';
 import { appendAll } from './append.js';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
@@ -209,6 +210,7 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
   const log = new ProblemLog();
   const puzzles: Puzzle[] = [];
   const collect = (err: unknown) => {
+    if (err instanceof CorpusTooLarge) throw err; // the whole load ends: no later file would fit either
     // Anything else is a bug or an exhausted resource: still one line for this file, and the load goes on.
     if (log.absorb(err)) return;
     const message = err instanceof Error ? err.message : String(err);
@@ -246,6 +248,7 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
       if (skipped(k)) return;
       loaded.add(`${real}#${k + 1}`);
       try {
+        checkHeap(shown, raw.line);
         const puzzle = buildPuzzle(raw, options);
         puzzle.meta.source = many ? `${shown}#${k + 1}` : shown;
         puzzles.push(puzzle);

@@ -1,4 +1,5 @@
 import { clip, InputError, MAX_FILE_PROBLEMS, ProblemLog } from './errors.js';
+import { checkHeap } from './heap-guard.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
 
@@ -105,6 +106,7 @@ export function problemBudgets(wanted?: WantedPuzzles): (index: number) => Probl
 }
 
 export function newRawPuzzle(file: string, line: number, label?: string, budget: ProblemBudget = { left: MAX_FILE_PROBLEMS }): RawPuzzle {
+  checkHeap(file, line);
   const raw: RawPuzzle = { file, line, meta: {}, problems: [], more: 0, budget };
   if (label) raw.label = label;
   return raw;

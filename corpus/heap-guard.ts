@@ -1,0 +1,30 @@
+import { getHeapStatistics } from 'node:v8';
+import { InputError } from './errors.js';
+
+/**
+ * Puzzles are read whole before anything runs, so a file of millions of them (47 MB of 1×1
+ * tournament puzzles is four million) would fill the heap and end the process with V8's
+ * out-of-memory abort. Readers call checkHeap for each puzzle; past this share of the heap limit the
+ * load stops with one line. The share leaves the rest for the run itself.
+ */
+const MAX_HEAP_SHARE = 0.6;
+/** Puzzles between two looks at the heap (a look costs about a microsecond). */
+const LOOK_EVERY = 1024;
+
+let sinceLook = 0;
+
+/** No more puzzles fit in memory: ends the whole load (every command that reads puzzles exits 2). */
+export class CorpusTooLarge extends InputError {}
+
+/** Called once per puzzle read or built, at its file and line: throws CorpusTooLarge once the heap is too full. */
+export function checkHeap(file: string, line: number): void {
+  if (++sinceLook < LOOK_EVERY) return;
+  sinceLook = 0;
+  const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+  if (used <= MAX_HEAP_SHARE * limit) return;
+  throw new CorpusTooLarge(
+    file,
+    line,
+    `more puzzles than memory holds (the heap is ${Math.round((100 * used) / limit)}% of its ${Math.round(limit / 2 ** 20)} MiB limit here): load a part (FILE#FIRST-LAST), or give node more (NODE_OPTIONS=--max-old-space-size=MIB)`,
+  );
+}
