@@ -55,8 +55,13 @@ const WARMUP_FAILED = Symbol('warm-up failed');
 /** Which threads a strategy runs on: a plugin module's own (keyed by its spec), else the shared ones (''). */
 const threadGroup = (spec: string) => (isModuleSpecifier(spec) ? spec : '');
 
+/**
+ * The thread ran out of memory, or a strategy asked for more than any memory holds (V8's RangeErrors
+ * for an allocation: a typed array of billions of cells, a line table of 100,000 cells by 50,000 blocks).
+ */
 const isOutOfMemory = (err: { code?: string; message?: string }) =>
-  err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit|heap out of memory/i.test(err.message ?? '');
+  err.code === 'ERR_WORKER_OUT_OF_MEMORY' ||
+  /memory limit|heap out of memory|Array buffer allocation failed|Invalid typed array length|Invalid array length/i.test(err.message ?? '');
 
 
 interface InFlight {

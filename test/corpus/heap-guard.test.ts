@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../harness/results/csv.js';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -18,5 +19,20 @@ describe('a corpus larger than memory', () => {
       expect([r.status, r.signal], args[0]).toEqual([2, null]);
       expect(r.stderr, args[0]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: more puzzles than memory holds \\(the heap is \\d+% of its \\d+ MiB limit here\\): load a part \\(FILE#FIRST-LAST\\)[^\\n]*\\n$`));
     }
+  });
+});
+
+describe('a strategy that asks for more memory than there is', () => {
+  it('is a memory row (a typed array of billions of cells), where other strategies still solve the puzzle', () => {
+    // One row of 100,000 cells and 50,000 blocks (--max-size raised): the exact line solver's table would hold 5·10⁹ cells.
+    const width = 100_000;
+    const file = join(dir(), 'wide.non');
+    writeFileSync(file, `width ${width}\nheight 1\n\nrows\n${Array(width / 2).fill('1').join(',')}\n\ncolumns\n${Array.from({ length: width }, (_, i) => (i % 2 === 0 ? '1' : '0')).join('\n')}\n`);
+    const out = join(dir(), 'wide.csv');
+    const r = spawnSync(process.execPath, [CLI, 'run', file, '--max-size', String(width), '-s', 'sat,overlap', '--quiet', '--out', out], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(0); // a resource limit, as a timeout is: no failed solve
+    const rows = parseCsv(readFileSync(out, 'utf8')).records;
+    expect(Object.fromEntries(rows.map((row) => [row.config, row.status]))).toEqual({ sat: 'memory', overlap: 'unique' });
+    expect(rows.find((row) => row.config === 'sat')!.error).toMatch(/Invalid typed array length/);
   });
 });
