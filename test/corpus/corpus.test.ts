@@ -300,4 +300,14 @@ describe('nonobench convert', () => {
     expect(JSON.parse(toJson.stdout)).toHaveLength(2);
     expect(stdout.stdout).toMatch(/^catalogue "fixtures"\ntitle "json sample"\nby "J. Son"\n/);
   });
+
+  it('refuses --format that contradicts the extension of OUT (the file would be read back as the other format), and takes one that agrees', async () => {
+    const out = join(tmp, 'named.json');
+    const clash = await run(['convert', 'test/fixtures/formats/sample.non', out, '--format', 'xml']);
+    expect([clash.code, clash.stderr.split('\n')[0]]).toEqual([2, `nonobench: ${out} names the json format by its extension, and --format says xml: name the file for its format, or leave --format out`]);
+    expect(existsSync(out)).toBe(false);
+    const agree = await run(['convert', 'test/fixtures/formats/sample.non', out, '--format', 'json']);
+    expect(agree.code).toBe(0);
+    expect(loadPuzzle(out).id).toBe(loadPuzzle('test/fixtures/formats/sample.non').id);
+  });
 });

@@ -28,6 +28,10 @@ export function registerConvert(program: Command): void {
       if (opts.format !== undefined) {
         if (opts.format !== 'non' && opts.format !== 'json' && opts.format !== 'xml') throw new UsageError(`--format must be non, json or xml, got "${opts.format}"`);
         format = opts.format;
+        // A file whose extension names another format would be read back as that one, and refused.
+        const named = out === '-' ? undefined : writableFormatOf(out);
+        if (named !== undefined && named !== format)
+          throw new UsageError(`${out} names the ${named} format by its extension, and --format says ${format}: name the file for its format, or leave --format out`);
       } else format = out === '-' ? 'non' : writableFormatOf(out); // standard output has no extension: .non text
       if (!format) throw new UsageError(`cannot tell the output format of "${out}": name it .non, .nonpack, .json or .xml, or give --format`);
       const load: LoadOptions = loadOptionsOf(opts);
