@@ -280,6 +280,8 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): ProblemL
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
 function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
+  // Shown as it is: displayPath would make it ".", a folder that exists.
+  if (path === '') return { puzzles: [], errors: [new InputError('""', 0, 'an empty path names no puzzle file')] };
   const { file, members } = splitMemberPath(path);
   let isDirectory = false;
   try {

@@ -219,6 +219,7 @@ describe('loadCorpus', () => {
       'test/fixtures/bad/negative-clue.non',
       'test/fixtures/formats/sample.non',
       'test/fixtures/missing.non',
+      '', // named as it is, not as ".", a folder of puzzles that exists
       'test/fixtures/bad/bundle-bad-member.nonpack',
       'test/fixtures/tree/b',
     ]);
@@ -233,6 +234,7 @@ describe('loadCorpus', () => {
     expect(errors.map((e) => e.message)).toEqual([
       'test/fixtures/bad/negative-clue.non:11: column 2: clue -1 is negative',
       'test/fixtures/missing.non:0: cannot read the file (no such file or directory)',
+      '"":0: an empty path names no puzzle file',
       'test/fixtures/bad/bundle-bad-member.nonpack:22: row clues fill 4 cells but column clues fill 5',
     ]);
   });
