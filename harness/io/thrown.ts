@@ -1,15 +1,42 @@
 import { oneLineText } from '../../corpus/errors.js';
 
-/** One line for anything code can throw: an Error's message, else what the value was (`threw null`). */
+/** The longest message kept of what was thrown: a strategy may throw megabytes, each copy of which lands in a row. */
+const MAX_MESSAGE_CHARS = 2000;
+
+/**
+ * One line for anything code can throw: an Error's message, else what the value was (`threw null`),
+ * at most MAX_MESSAGE_CHARS long. Never throws itself, whatever the value's getters or toString do.
+ */
 export function thrownMessage(thrown: unknown): string {
-  if (thrown instanceof Error) return oneLine(thrown.message || thrown.name);
-  if (typeof thrown === 'string') return oneLine(thrown);
+  try {
+    return cut(oneLine(describe(thrown)));
+  } catch {
+    return 'threw a value that cannot be read (its message or its conversion to text threw)';
+  }
+}
+
+function describe(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message || thrown.name;
+  if (typeof thrown === 'string') return thrown;
+  if (typeof thrown === 'object' && thrown !== null) {
+    // An error of another realm or an error-like object (a DOMException): its own message.
+    const { message, name } = thrown as { message?: unknown; name?: unknown };
+    if (typeof message === 'string' && message !== '') return message;
+    if (typeof name === 'string' && name !== '' && typeof message === 'string') return name;
+  }
   let shown: string | undefined;
   try {
     // Plain objects say more as JSON; null, undefined, symbols and cyclic objects fall back to String().
     shown = typeof thrown === 'object' && thrown !== null ? JSON.stringify(thrown) : undefined;
   } catch {}
-  return `threw ${oneLine(shown ?? String(thrown))}`;
+  return `threw ${shown ?? String(thrown)}`;
+}
+
+function cut(line: string): string {
+  if (line.length <= MAX_MESSAGE_CHARS) return line;
+  let kept = line.slice(0, MAX_MESSAGE_CHARS - 1);
+  if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1); // not half of a surrogate pair
+  return `${kept}…`;
 }
 
 /** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */

@@ -64,6 +64,20 @@ const isOutOfMemory = (err: { code?: string; message?: string }) =>
   /memory limit|heap out of memory|Array buffer allocation failed|Invalid typed array length|Invalid array length/i.test(err.message ?? '');
 
 
+/**
+ * Why a thread's measurements cannot be recorded, if they cannot: a time that is no time, or longer
+ * than the whole task took here (a strategy that replaced the thread's clock), which every reader
+ * of the CSV would refuse or misread.
+ */
+function implausibleMeasurement(reply: WorkerReply, elapsedMs: number): string | undefined {
+  const { timeMs, cpuMs, calibMs } = reply;
+  if (typeof timeMs !== 'number' || !Number.isFinite(timeMs) || timeMs < 0 || timeMs > elapsedMs + 1)
+    return `the thread measured a time of ${String(timeMs)} ms for a task that took ${elapsedMs.toFixed(1)} ms (did the strategy replace the clock?)`;
+  for (const [name, value] of [['CPU time', cpuMs], ['calibration time', calibMs]] as const)
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) return `the thread measured a ${name} of ${String(value)} ms`;
+  return undefined;
+}
+
 interface InFlight {
   abort: AbortController;
   start: number;
@@ -221,7 +235,10 @@ export class SolverPool {
     // The thread's warm-up has a limit of its own, from the start; the task's limit counts from its end.
     const limit = taskLimitMs(task.timeoutMs, task.warmup);
     const warmupLimit = warmup ? hardLimitMs(task.warmup * warmup.roundMs) + WARMUP_START_MS : 0;
-    const deadline = () => (usage[USAGE_WARMUP]! < 0 ? warmupLimit : limit + usage[USAGE_WARMUP]!);
+    // What the thread says its warm-up took, held to what the warm-up's limit allows: the thread's
+    // word is a strategy's to change (it shares the thread), and must not lift the hard limit.
+    const warmupMs = () => Math.min(Math.max(0, usage[USAGE_WARMUP]!), warmupLimit);
+    const deadline = () => (usage[USAGE_WARMUP]! < 0 ? warmupLimit : limit + warmupMs());
     let timer: NodeJS.Timeout | undefined;
     const expire = () => {
       const left = deadline() - (performance.now() - flight.start);
@@ -236,7 +253,8 @@ export class SolverPool {
     if (warmup) sent.warmupSet = warmup.set;
     try {
       const reply = await this.threadsFor(task.strategySpec).run(sent, { signal: flight.abort.signal });
-      return { kind: 'done', reply };
+      const wrong = implausibleMeasurement(reply, performance.now() - flight.start);
+      return wrong ? { kind: 'error', message: wrong } : { kind: 'done', reply };
     } catch (err) {
       if (usage[USAGE_WARMUP] === -1) return WARMUP_FAILED;
       // Assume no shape: the worker rejects with Errors, but piscina's own failures may be anything.
@@ -249,7 +267,7 @@ export class SolverPool {
             : 'stopped by the memory watchdog: the process went over its memory budget while this task did not report what it held (it does not poll its cancellation check), so it is the suspect, not a proven holder',
         };
       // What the thread's warm-up took is not the task's time.
-      if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start - Math.max(0, usage[USAGE_WARMUP]!) };
+      if (flight.reason === 'timeout') return { kind: 'killed', elapsedMs: performance.now() - flight.start - warmupMs() };
       if (isOutOfMemory(e)) return { kind: 'memory', message: e.message ?? 'out of memory' };
       return { kind: 'error', message: thrownMessage(err) };
     } finally {

@@ -49,11 +49,14 @@ export interface WorkerTask {
 const LIMIT_MIB = resourceLimits.maxOldGenerationSizeMb ?? Infinity;
 
 
+/** The clock as it was before any strategy loaded: a strategy shares the thread, and may replace `performance.now`. */
+const now = performance.now.bind(performance);
+
 /** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
 const CALIBRATE_EVERY_MS = 1000;
 // Measured once as the thread starts (piscina loads this module then), so the first task does not wait for it.
 let calibMs = measureCalibration();
-let calibratedAt = performance.now();
+let calibratedAt = now();
 
 const strategies = new Map<string, Promise<Strategy>>();
 /** Whether this thread has run its warm-up (or started it: a failed one is not tried again). */
@@ -98,13 +101,13 @@ async function warmUp(set: WarmupSet, configs: (WarmupConfig & { strategy: Strat
         for (const [i, c] of configs.entries()) {
           const left = set.configMs - spent[i]!;
           if (left <= 0 || (pass > 0 && solves[i]! >= WARMUP_MIN_SOLVES)) continue;
-          const start = performance.now();
+          const start = now();
           try {
             await warmUpSolve(c.strategy, puzzle, c.params, task, memory, Math.min(WARMUP_SOLVE_MS, left));
           } catch {
             // reported by that puzzle's own task
           }
-          spent[i]! += performance.now() - start;
+          spent[i]! += now() - start;
           solves[i]!++;
           if (memory.over !== undefined) throw new Error(`during the warm-up: ${memory.over}`);
         }
@@ -137,7 +140,7 @@ function uncaught(err: unknown): void {
     process.off('uncaughtException', uncaught);
     process.off('unhandledRejection', uncaught);
     process.nextTick(() => {
-      throw err instanceof Error ? err : new Error(thrownMessage(err));
+      throw sendable(err);
     });
   } else process.stderr.write(`nonobench: a strategy threw after its task had returned (its row stands as recorded): ${oneLine(thrownMessage(err))}\n`);
 }
@@ -145,9 +148,16 @@ process.on('uncaughtException', uncaught);
 process.on('unhandledRejection', uncaught);
 
 /**
- * Runs a task; whatever goes wrong reaches the parent as a rejection with an Error. Piscina
- * mishandles a thrown null or undefined (null reads as success), and a reply that cannot be cloned
- * kills the thread with an error that arrives empty, so both become Errors that say what happened.
+ * What a strategy threw, as a plain Error of its message alone: the value itself may not survive the
+ * way to the parent (a `cause` holding a function, a getter that throws, a Proxy cannot be cloned,
+ * and the task then never settled), and piscina mishandles a thrown null or undefined.
+ */
+const sendable = (err: unknown): Error => new Error(thrownMessage(err));
+
+/**
+ * Runs a task; whatever goes wrong reaches the parent as a rejection with a plain Error (see
+ * sendable). A reply that cannot be cloned kills the thread with an error that arrives empty, so it
+ * becomes an Error that says what happened.
  */
 export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   let reply: WorkerReply;
@@ -156,17 +166,38 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
     running = id;
     reply = await taskContext.run(id, () => measuredRun(task));
   } catch (err) {
-    throw err instanceof Error ? err : new Error(thrownMessage(err));
+    throw sendable(err);
   } finally {
     running = null;
     runningUsage = undefined;
   }
+  let copy: unknown;
   try {
-    structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
+    copy = structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
   } catch (err) {
     throw new Error(`its result cannot be sent from the worker: ${thrownMessage(err)}`);
   }
+  // Cloned here, a result thousands of levels deep still overflows the stack where the parent reads it
+  // again, and the message is lost: the task would never settle.
+  if (nestedDeeperThan(copy, MAX_RESULT_DEPTH)) throw new Error(`its result cannot be sent from the worker: it is nested more than ${MAX_RESULT_DEPTH} levels deep`);
   return reply;
+}
+
+/** The deepest nesting a result may have: far beyond any real one (metrics.extra is a flat record). */
+const MAX_RESULT_DEPTH = 64;
+
+/** Whether plain data (a clone: no getters) holds objects more than `max` levels deep; typed arrays count as leaves. */
+function nestedDeeperThan(root: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[root, 0]];
+  const seen = new Set<object>();
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || seen.has(value)) continue;
+    if (depth >= max) return true;
+    seen.add(value);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Runs the thread's warm-up when this is its first task, the task's warm-up solves, then the measured solve. */
@@ -176,19 +207,19 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   if (task.warmupSet && task.warmup > 0 && !warmedUp) {
     warmedUp = true;
     const set = deserialize(Buffer.from(task.warmupSet)) as WarmupSet;
-    const start = performance.now();
+    const start = now();
     // Loaded as the task's work, before the warm-up begins: what a module does as it loads is no warm-up solve's.
     const configs = await Promise.all(set.configs.map(async (c) => ({ ...c, strategy: await strategyFor(c.spec) })));
     if (usage) Atomics.store(usage, USAGE_WARMUP, -1);
     // Its own memory account: what the task holds is counted from after it; and its own owner, so
     // that what its solves leave behind is not charged to this task (see uncaught).
     await taskContext.run(WARMUP_OWNER, () => warmUp(set, configs, task, new TaskMemory(usage, LIMIT_MIB)));
-    if (usage) Atomics.store(usage, USAGE_WARMUP, Math.ceil(performance.now() - start));
+    if (usage) Atomics.store(usage, USAGE_WARMUP, Math.ceil(now() - start));
   }
   const strategy = await strategyFor(task.strategySpec);
-  if (performance.now() - calibratedAt > CALIBRATE_EVERY_MS) {
+  if (now() - calibratedAt > CALIBRATE_EVERY_MS) {
     calibMs = measureCalibration();
-    calibratedAt = performance.now();
+    calibratedAt = now();
   }
   const memory = new TaskMemory(usage, LIMIT_MIB);
   const checked = <T>(value: T): T => {
@@ -197,7 +228,7 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   };
   for (let i = 0; i < task.warmup; i++) checked(await warmUpSolve(strategy, task.puzzle, task.params, task, memory, WARMUP_SOLVE_MS));
   const cpuBefore = threadCpuMs();
-  const start = performance.now();
+  const start = now();
   let result = strategy.solve(task.puzzle, {
     maxSolutions: task.maxSolutions,
     shouldStop: memory.watch(deadlineAfter(task.timeoutMs)),
@@ -205,7 +236,7 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
   });
   // Awaited only when it is a Promise, so that a synchronous solve is timed alone.
   if (result instanceof Promise) result = await result;
-  const timeMs = performance.now() - start;
+  const timeMs = now() - start;
   checked(result);
   const cpuMs = threadCpuSince(cpuBefore);
   const reply: WorkerReply = { result, timeMs, calibMs };

@@ -55,6 +55,36 @@ describe('run: strategies that fail oddly give error rows and the run goes on', 
   });
 });
 
+describe('run: a strategy that turns on the thread it shares gets a row of its own doing, in time', () => {
+  it('what it throws reaches its row as one line, however it is made (the task once never settled), and a result too deep to send is an error', async () => {
+    const rows: Record<string, string[]> = {};
+    for (const timeoutS of [1, 0])
+      for (const mode of ['cause', 'unreadable', 'dom', 'huge', 'deep']) {
+        const r = await rowsOf({ strategies: [`${FIX}/hostile.mjs`], params: { mode }, timeoutS, workers: 1 });
+        expect(r.rows.map((row) => row.slice(0, 3)), mode).toEqual([['hostile', CROSS, 'error']]);
+        (rows[mode] ??= []).push(String(r.rows[0]![4]));
+      }
+    expect(rows).toEqual({
+      cause: ['with a cause', 'with a cause'],
+      unreadable: Array(2).fill('threw a value that cannot be read (its message or its conversion to text threw)'),
+      dom: ['a DOM message', 'a DOM message'],
+      huge: Array(2).fill(`${'x," '.repeat(500).slice(0, 1999)}…`),
+      deep: Array(2).fill('its result cannot be sent from the worker: it is nested more than 64 levels deep'),
+    });
+  });
+
+  it('its own clock does not time it, and what it writes into the shared usage slots does not lift the hard limit', async () => {
+    const clock = await runCorpus(options({ paths: [CROSS, DIAGONALS], strategies: [`${FIX}/hostile.mjs`], params: { mode: 'clock' }, workers: 1 }));
+    const timed = readCsv(clock.out).records;
+    expect(timed.map((row) => [row.status, Number(row.time_ms) >= 0])).toEqual(timed.map(() => [expect.stringMatching(/^(unique|wrong)$/), true]));
+    expect(cli('report', clock.out).code).toBe(0);
+    const escape = await runCorpus(options({ strategies: [`${FIX}/hostile.mjs`], params: { mode: 'escape' }, timeoutS: 1, workers: 1 }));
+    const [row] = readCsv(escape.out).records;
+    // Stopped at the hard limit (2 s), not after its 20 s.
+    expect([row!.status, Number(row!.time_ms) < 10_000]).toEqual(['timeout', true]);
+  });
+});
+
 describe('run: results no CSV reader could take give error rows', () => {
   it('refuses extra that is not JSON, counters that are not whole numbers ≥ 0, and more solutions than asked', async () => {
     const modes = ['bigint', 'cycle', 'negative', 'fraction', 'nan', 'too-many'];
