@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { strategyParams, type Params } from '../../solvers/api/params.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
+import { thrownMessage } from '../io/thrown.js';
 
 /**
  * Runs in a thread of its own: imports a plugin module, then answers with its name, the parameters
@@ -12,7 +13,7 @@ let strategy;
 try {
   strategy = await loadStrategy(spec);
 } catch (err) {
-  parentPort!.postMessage({ kind: 'load', message: err instanceof Error ? err.message : String(err) });
+  parentPort!.postMessage({ kind: 'load', message: thrownMessage(err) });
 }
 if (strategy) {
   // Shared parameters go to a strategy that declares them (all of them to one that declares none).
@@ -27,6 +28,6 @@ if (strategy) {
     strategyParams(strategy, taken);
     parentPort!.postMessage({ kind: 'ok', name: strategy.name, params: strategyParams(strategy, { ...taken, ...own }), takes });
   } catch (err) {
-    parentPort!.postMessage({ kind: 'param', message: err instanceof Error ? err.message : String(err), fromCommandLine });
+    parentPort!.postMessage({ kind: 'param', message: thrownMessage(err), fromCommandLine });
   }
 }

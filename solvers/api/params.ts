@@ -107,6 +107,44 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
   throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(typeof raw === 'string' ? clip(raw) : raw)}`);
 }
 
+/** Whether a value is one the parameter takes, as it is (a computed default is not parsed). */
+function takes(spec: ParamSpec, value: unknown): boolean {
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return Number.isSafeInteger(value) && (value as number) >= spec.min && (spec.max === undefined || (value as number) <= spec.max);
+    case 'enum':
+      return typeof value === 'string' && spec.values.includes(value);
+  }
+}
+
+/** A value in a message, whatever it is (a BigInt, a function, an object with a throwing toString). */
+function shown(value: unknown): string {
+  try {
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'function') return 'a function';
+    return clip(JSON.stringify(value) ?? String(value));
+  } catch {
+    return `a value of type ${typeof value}`;
+  }
+}
+
+/**
+ * A default computed from the parameters before it (a plugin's rule), held to the parameter's own
+ * values as a given one is: what the rule gives, or throws, is a ParamError naming the parameter.
+ */
+function computedDefault(strategy: string, spec: ParamSpec, earlier: Params): ParamValue {
+  let value: unknown;
+  try {
+    value = (spec.default as (earlier: Params) => unknown)(earlier);
+  } catch (err) {
+    throw new ParamError(`${strategy}: param ${spec.name}: its computed default threw ${err instanceof Error ? clip(err.message) : shown(err)}`);
+  }
+  if (!takes(spec, value)) throw new ParamError(`${strategy}: param ${spec.name}: its computed default gave ${shown(value)}, not ${allowedText(spec)}`);
+  return value as ParamValue;
+}
+
 /** At most this many param names are listed in a message; `nonobench strategies` describes them all. */
 const LISTED_PARAMS = 12;
 
@@ -133,7 +171,7 @@ export function resolveParams(strategy: string, specs: readonly ParamSpec[], giv
   for (const spec of specs) {
     const raw = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
     resolved[spec.name] =
-      raw !== undefined ? parseValue(strategy, spec, raw) : typeof spec.default === 'function' ? spec.default(resolved) : spec.default;
+      raw !== undefined ? parseValue(strategy, spec, raw) : typeof spec.default === 'function' ? computedDefault(strategy, spec, resolved) : spec.default;
   }
   for (const spec of specs)
     if (spec.requires !== undefined && resolved[spec.name] === true && resolved[spec.requires] !== true)

@@ -62,7 +62,8 @@ export async function loadStrategy(nameOrPath: string): Promise<Strategy> {
   try {
     mod = (await import(pathToFileURL(resolve(nameOrPath)).href)) as Record<string, unknown>;
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[mc]?ts$/.test(nameOrPath))
+    // `throw null` at a module's top level arrives as null: no property of it can be read.
+    if ((err as { code?: string } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[mc]?ts$/.test(nameOrPath))
       throw new Error(`${nameOrPath}: a TypeScript plugin must be compiled to JavaScript first (tsc, with its types from 'nonobench'); give the .js file`);
     throw err;
   }

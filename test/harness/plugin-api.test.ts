@@ -75,6 +75,30 @@ describe("the plugin API ('nonobench')", () => {
     }
   });
 
+  it('holds a computed default to its parameter as a given value is held, naming the parameter; a module that throws null as it loads says so', () => {
+    const d = dir();
+    const cases: [string, string][] = [
+      ["{ name: 'k', type: 'integer', min: 1, max: 5, meaning: 'm', default: () => -7.5 }", 'odd: param k: its computed default gave -7.5, not a whole number from 1 to 5'],
+      ["{ name: 'e', type: 'enum', values: ['a', 'b'], meaning: 'm', default: () => 'zzz' }", 'odd: param e: its computed default gave "zzz", not a|b'],
+      ["{ name: 'e', type: 'enum', values: ['a', 'b'], meaning: 'm', default: () => 5n }", 'odd: param e: its computed default gave 5n, not a|b'],
+      ["{ name: 'b', type: 'boolean', meaning: 'm', default: () => { throw null; } }", 'odd: param b: its computed default threw null'],
+    ];
+    for (const [i, [param, message]] of cases.entries()) {
+      const module = join(d, `computed-${i}.mjs`);
+      writeFileSync(module, `export default { name: 'odd', params: [${param}], solve() { throw new Error('never called'); } };\n`);
+      const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', module, '--out', join(d, `computed-${i}.csv`), '--quiet');
+      expect([r.code, r.err.split('\n')[0]]).toEqual([2, `nonobench: ${message}`]);
+    }
+    // A computed default that gives a value the parameter takes runs.
+    const good = join(d, 'computed-good.mjs');
+    writeFileSync(good, "export default { name: 'good', params: [{ name: 'k', type: 'integer', min: 1, meaning: 'm', default: () => 3 }], solve(p, o) { if (o.params.k !== 3) throw new Error('k'); return { status: 'timeout', grid: new Uint8Array(p.width * p.height), solutions: [], metrics: {} }; } };\n");
+    expect(runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', good, '--out', join(d, 'good.csv'), '--quiet').code).toBe(0);
+    const thrower = join(d, 'throws-null.mjs');
+    writeFileSync(thrower, 'throw null;\n');
+    const r = runCli('run', 'test/fixtures/harness/tiny.json#1', '--strategies', thrower, '--out', join(d, 'null.csv'), '--quiet');
+    expect([r.code, r.err.split('\n')[0]]).toEqual([2, `nonobench: cannot load the strategy module ${thrower}: threw null`]);
+  });
+
   it.skipIf(process.platform === 'win32')('refuses a module that is a named pipe or a folder at once, without reading it (a pipe with no writer used to hang the run)', () => {
     const d = dir();
     const pipe = join(d, 'pipe.mjs');
