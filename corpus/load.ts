@@ -280,9 +280,9 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): ProblemL
 
 /** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
 function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
-  // Shown as it is: displayPath would make it ".", a folder that exists.
-  if (path === '') return { puzzles: [], errors: [new InputError('""', 0, 'an empty path names no puzzle file')] };
   const { file, members } = splitMemberPath(path);
+  // Shown as it is: displayPath would make it ".", a folder that exists.
+  if (file === '') return { puzzles: [], errors: [new InputError(JSON.stringify(path), 0, 'an empty path names no puzzle file')] };
   let isDirectory = false;
   try {
     isDirectory = members === undefined && statSync(file).isDirectory();

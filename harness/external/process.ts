@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
@@ -204,19 +204,27 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
   // (`argv` runs in `dir`; the caller removes it.)
   const { dir, limits } = options;
   const token = randomBytes(8).toString('hex');
-  // GNU time's report goes to a folder of the harness's own, out of the solver's sight (a file in
-  // its folder, the solver could forge or turn into a pipe).
+  // GNU time's report goes to a folder of the harness's own, not the solver's (a file in its
+  // folder, the solver could forge or turn into a pipe).
   const usageDir = mkdtempSync(join(tmpdir(), 'nonobench-usage-'));
   const usageFile = join(usageDir, 'usage');
   const words = wrapped(argv, limits.memoryMb, usageFile);
   const started = performance.now();
   return new Promise((done) => {
-    const child = spawn(words[0]!, words.slice(1), {
-      cwd: dir,
-      detached: true,
-      env: { ...process.env, ...options.env, [TASK_TOKEN_VARIABLE]: token },
-      stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(words[0]!, words.slice(1), {
+        cwd: dir,
+        detached: true,
+        env: { ...process.env, ...options.env, [TASK_TOKEN_VARIABLE]: token },
+        stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      // Refused before any process exists (E2BIG: arguments and environment too long).
+      removeDir(usageDir);
+      done({ code: null, signal: null, stdout: '', stderrTail: '', wallMs: 0, cpuMs: '', peakRssKb: '', startError: (err as Error).message });
+      return;
+    }
     const pgid = child.pid;
     // The wrapper (GNU time) is spared until the solver is gone, so that it can report.
     const wrapper = pgid !== undefined && gnuTimePath() ? pgid : -1;

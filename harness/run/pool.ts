@@ -55,13 +55,20 @@ const WARMUP_FAILED = Symbol('warm-up failed');
 /** Which threads a strategy runs on: a plugin module's own (keyed by its spec), else the shared ones (''). */
 const threadGroup = (spec: string) => (isModuleSpecifier(spec) ? spec : '');
 
+/** A typed array this long is no bug of a length but more than memory holds (a gibibyte of bytes at least). */
+const HUGE_LENGTH = 2 ** 30;
+
 /**
- * The thread ran out of memory, or a strategy asked for more than any memory holds (V8's RangeErrors
- * for an allocation: a typed array of billions of cells, a line table of 100,000 cells by 50,000 blocks).
+ * The thread ran out of memory, or a strategy asked for more than any memory holds: V8's RangeErrors
+ * for an allocation that failed, or for a typed array of billions of cells (a line table of 100,000
+ * cells by 50,000 blocks). A length that is negative or fractional is the strategy's bug, an error.
  */
-const isOutOfMemory = (err: { code?: string; message?: string }) =>
-  err.code === 'ERR_WORKER_OUT_OF_MEMORY' ||
-  /memory limit|heap out of memory|Array buffer allocation failed|Invalid typed array length|Invalid array length/i.test(err.message ?? '');
+function isOutOfMemory(err: { code?: string; message?: string }): boolean {
+  const message = err.message ?? '';
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit|heap out of memory|Array buffer allocation failed/i.test(message)) return true;
+  const length = /^Invalid typed array length: (\d+)$/.exec(message);
+  return length !== null && Number(length[1]) >= HUGE_LENGTH;
+}
 
 
 /**

@@ -220,6 +220,7 @@ describe('loadCorpus', () => {
       'test/fixtures/formats/sample.non',
       'test/fixtures/missing.non',
       '', // named as it is, not as ".", a folder of puzzles that exists
+      '#2',
       'test/fixtures/bad/bundle-bad-member.nonpack',
       'test/fixtures/tree/b',
     ]);
@@ -235,6 +236,7 @@ describe('loadCorpus', () => {
       'test/fixtures/bad/negative-clue.non:11: column 2: clue -1 is negative',
       'test/fixtures/missing.non:0: cannot read the file (no such file or directory)',
       '"":0: an empty path names no puzzle file',
+      '"#2":0: an empty path names no puzzle file',
       'test/fixtures/bad/bundle-bad-member.nonpack:22: row clues fill 4 cells but column clues fill 5',
     ]);
   });

@@ -226,7 +226,8 @@ describe('compare, report and merge: Ctrl-C ends them at once, even in their syn
     it(`${args[0]}: killed by SIGINT (130 in a shell), nothing written`, async () => {
       const r = await interrupt(args, reading);
       expect([r.code, r.signal, r.err]).toEqual([null, 'SIGINT', '']);
-      expect(r.ms).toBeLessThan(5_000);
+      // At once: reading the file takes seconds, and before, the command ended only when it was done.
+      expect(r.ms).toBeLessThan(1_000);
       expect(existsSync(join(dir, 'merged.csv'))).toBe(false);
     });
   }

@@ -217,7 +217,7 @@ timeout: 5
 
   it('a flood on stdout is stopped at 64 MiB, an error row that still has its CPU time and peak memory', () => {
     const d = dir();
-    const flood = script(d, 'flood.sh', "#!/bin/sh\nhead -c 100000000 /dev/zero | tr '\\\\0' x\n");
+    const flood = script(d, 'flood.sh', "#!/bin/sh\nhead -c 100000000 /dev/zero | tr '\\0' x\n");
     const r = runDefinition(`puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
 configurations:
   - { name: flood, command: "${flood}", input: non, output: grid }
