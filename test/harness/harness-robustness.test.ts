@@ -59,7 +59,7 @@ describe('run: a strategy that turns on the thread it shares gets a row of its o
   it('what it throws reaches its row as one line, however it is made (the task once never settled), and a result too deep to send is an error', async () => {
     const rows: Record<string, string[]> = {};
     for (const timeoutS of [1, 0])
-      for (const mode of ['cause', 'unreadable', 'dom', 'huge', 'deep']) {
+      for (const mode of ['cause', 'unreadable', 'dom', 'huge', 'length', 'deep']) {
         const r = await rowsOf({ strategies: [`${FIX}/hostile.mjs`], params: { mode }, timeoutS, workers: 1 });
         expect(r.rows.map((row) => row.slice(0, 3)), mode).toEqual([['hostile', CROSS, 'error']]);
         (rows[mode] ??= []).push(String(r.rows[0]![4]));
@@ -69,6 +69,7 @@ describe('run: a strategy that turns on the thread it shares gets a row of its o
       unreadable: Array(2).fill('threw a value that cannot be read (its message or its conversion to text threw)'),
       dom: ['a DOM message', 'a DOM message'],
       huge: Array(2).fill(`${'x," '.repeat(500).slice(0, 1999)}…`),
+      length: Array(2).fill(expect.stringMatching(/^Invalid typed array length: -\d+$/)),
       deep: Array(2).fill('its result cannot be sent from the worker: it is nested more than 64 levels deep'),
     });
   });
