@@ -177,7 +177,12 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
 export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzle[], tasksPerPuzzle: number): void {
   // Puzzles whose content another file of this run holds too: their paths need a closer look.
   const copies = new Map<string, number[]>();
-  puzzles.forEach((p, k) => copies.set(p.id, [...(copies.get(p.id) ?? []), k]));
+  for (const [k, p] of puzzles.entries()) {
+    const same = copies.get(p.id);
+    if (same) same.push(k);
+    else copies.set(p.id, [k]);
+  }
+  const files = new PuzzleFiles(puzzles);
   const kept = new Map<number, { path: string; task: number; line: number }>();
   let begunIn: string | undefined;
   for (const [path, { task, line }] of recorded.paths) {
@@ -193,7 +198,7 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
   for (const [k, { path, task, line }] of kept) {
     const same = copies.get(puzzles[k]!.id)!;
     const source = puzzles[k]!.meta.source;
-    if (same.length < 2 || source === undefined || namesOnly(path, k, same, puzzles, begunIn)) continue;
+    if (same.length < 2 || source === undefined || namesOnly(path, k, same, files, begunIn)) continue;
     throw new InputError(
       recorded.path,
       line,
@@ -206,18 +211,38 @@ export function keepRecordedPaths(recorded: RecordedRun, puzzles: readonly Puzzl
   });
 }
 
+/** Each puzzle's file as an absolute path, and the puzzles of each such path, worked out once. */
+class PuzzleFiles {
+  readonly of: string[];
+  readonly ids: string[];
+  private readonly puzzlesOf = new Map<string, number[]>();
+
+  constructor(puzzles: readonly Puzzle[]) {
+    this.of = puzzles.map((p) => resolve(p.meta.source ?? ''));
+    this.ids = puzzles.map((p) => p.id);
+    for (const [k, file] of this.of.entries()) {
+      const list = this.puzzlesOf.get(file);
+      if (list) list.push(k);
+      else this.puzzlesOf.set(file, [k]);
+    }
+  }
+
+  /** The puzzles read from `file` (an absolute path). */
+  at(file: string): readonly number[] {
+    return this.puzzlesOf.get(file) ?? [];
+  }
+}
+
 /**
  * Whether a recorded path names puzzle k's file and none of its copies': seen from here or from the
  * folder the file was begun in (exactly), else as the end of one file's path alone.
  */
-function namesOnly(path: string, k: number, copies: readonly number[], puzzles: readonly Puzzle[], begunIn: string | undefined): boolean {
-  const fileOf = (j: number) => resolve(puzzles[j]!.meta.source ?? '');
-  const exactly = (j: number) => resolve(path) === fileOf(j) || (begunIn !== undefined && resolve(begunIn, path) === fileOf(j));
-  const exact = copies.filter(exactly);
+function namesOnly(path: string, k: number, copies: readonly number[], files: PuzzleFiles, begunIn: string | undefined): boolean {
+  const named = new Set([...files.at(resolve(path)), ...(begunIn !== undefined ? files.at(resolve(begunIn, path)) : [])]);
+  const exact = [...named].filter((j) => files.ids[j] === files.ids[k]);
   if (exact.length > 0) return exact.length === 1 && exact[0] === k;
   if (isAbsolute(path) || path.split('/').includes('..')) return false;
   const tail = `${sep}${path.split('/').join(sep)}`;
-  const ending = copies.filter((j) => fileOf(j).endsWith(tail));
+  const ending = copies.filter((j) => files.of[j]!.endsWith(tail));
   return ending.length === 1 && ending[0] === k;
 }
-

@@ -164,3 +164,18 @@ describe('--resume of an external solver', () => {
     expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => row.status)).not.toContain('error');
   });
 });
+
+describe('--resume of many copies of one puzzle', () => {
+  it('checks their paths in time linear in the puzzles (10,000 copies took minutes: each was compared with every other)', () => {
+    const d = dir();
+    const file = join(d, 'copies.txt');
+    writeFileSync(file, Array.from({ length: 10_000 }, (_, i) => `$${i + 1}\n0\n0\n`).join(''));
+    const out = join(d, 'run.csv');
+    expect(runCli('run', file, '-s', 'overlap', '--out', out, '--quiet').code).toBe(0);
+    const started = performance.now();
+    const again = runCli('run', file, '-s', 'overlap', '--resume', out, '--quiet');
+    // Not a speed target: a guard against the quadratic check, which took about 2 minutes here.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect([again.code, again.err, again.out]).toEqual([0, '', expect.stringContaining('10000 already recorded')]);
+  });
+});
