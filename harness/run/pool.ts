@@ -227,10 +227,11 @@ export class SolverPool {
     const warmup = task.warmup > 0 && !this.coldGroups.has(group) ? this.warmups.get(group) : undefined;
     const outcome = await this.runOnce(task, warmup);
     if (outcome !== WARMUP_FAILED) return outcome;
-    this.coldGroups.add(group);
-    this.options.onColdThreads?.(
+    // Said once per group, though its threads' warm-ups may fail side by side.
+    if (!this.coldGroups.has(group)) this.options.onColdThreads?.(
       `nonobench: the thread warm-up of ${group || 'the built-in strategies'} failed (a strategy overran its deadline or its memory on one of the run's puzzles): those threads measure cold from here`,
     );
+    this.coldGroups.add(group);
     // Without a warm-up, it cannot fail in one.
     return this.runOnce(task, undefined) as Promise<TaskOutcome>;
   }

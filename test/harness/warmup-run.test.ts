@@ -99,6 +99,15 @@ describe('run: warm-up', () => {
     ]);
   });
 
+  it('says once that the threads run cold, though the warm-ups of two threads fail side by side', async () => {
+    const spins = plugin("if (puzzle.meta.title === 'tiny 5x5 #2') for (;;) {}");
+    const said: string[] = [];
+    const log = { write: (text: string) => said.push(text) } as unknown as NodeJS.WriteStream;
+    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [spins], warmup: 1, timeoutS: 0.05, workers: 2, log }));
+    expect(rows(r.out).map((x) => x.status)).toEqual(['stuck', 'timeout']);
+    expect(said.filter((line) => line.includes('thread warm-up'))).toHaveLength(1);
+  });
+
   it('ignores a thread warm-up solve that throws: the puzzle’s own task reports it', async () => {
     const throwsOn2 = plugin("if (puzzle.meta.title === 'tiny 5x5 #2') throw new Error('no #2');");
     const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [throwsOn2], warmup: 1 }));
