@@ -19,6 +19,26 @@ export interface ChildEnd {
 
 const PASSED_ON: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/** How each child running now is told of a signal. */
+const running = new Set<(signal: NodeJS.Signals) => void>();
+let listening = false;
+
+/**
+ * The one listener, set by the first child for the rest of the process: a signal while children run
+ * goes on to them; one between two children ends ab as the signal's default action would. It stays
+ * between children rather than coming and going with each: a handler runs between turns of the
+ * event loop, so a signal that comes as ab starts a child is handled once the child has started and
+ * reaches it, where with no listener it would end ab at once and leave the child's group running.
+ */
+function onStopSignal(signal: NodeJS.Signals): void {
+  if (running.size > 0) {
+    for (const passOn of running) passOn(signal);
+    return;
+  }
+  for (const s of PASSED_ON) process.off(s, onStopSignal);
+  process.kill(process.pid, signal);
+}
+
 export function runChild(command: string, args: readonly string[], cwd: string, keepStdout = false): Promise<ChildEnd> {
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'] });
@@ -36,10 +56,12 @@ export function runChild(command: string, args: readonly string[], cwd: string, 
         // already gone
       }
     };
-    for (const s of PASSED_ON) process.on(s, passOn);
-    const forget = () => {
-      for (const s of PASSED_ON) process.off(s, passOn);
-    };
+    if (!listening) {
+      listening = true;
+      for (const s of PASSED_ON) process.on(s, onStopSignal);
+    }
+    running.add(passOn);
+    const forget = () => running.delete(passOn);
     child.on('error', (e) => {
       forget();
       fail(new Error(`${command}: ${e.message}`));
