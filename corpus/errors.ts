@@ -45,10 +45,10 @@ export function oneLineText(text: string): string {
 /** Longest piece of input text quoted in a message. */
 export const MAX_QUOTED = 80;
 
-/** Input text to quote in a message, cut with an ellipsis: one 200 KB clue line must not make a 200 KB message. */
-export function clip(text: string): string {
-  if (text.length <= MAX_QUOTED) return text;
-  let cut = text.slice(0, MAX_QUOTED - 1);
+/** Input text to quote in a message, cut with an ellipsis to `max` characters: one 200 KB clue line must not make a 200 KB message. */
+export function clip(text: string, max = MAX_QUOTED): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
   // Do not leave half of a surrogate pair.
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   return `${cut}…`;

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Files in a folder an external solver can write to, read and written so that the solver cannot
@@ -35,14 +35,7 @@ export function readRegularFile(path: string, what: string, maxBytes: number, li
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new ScratchFileError(`${what} is ${kindOf(stat)}, not a regular file`);
     if (stat.size > maxBytes) throw new ScratchFileError(`${what} of ${stat.size} bytes, more than ${limit}`);
-    const buffer = Buffer.allocUnsafe(stat.size);
-    let n = 0;
-    while (n < buffer.length) {
-      const read = readSync(fd, buffer, n, buffer.length - n, n);
-      if (read === 0) break;
-      n += read;
-    }
-    return buffer.toString('utf8', 0, n);
+    return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }

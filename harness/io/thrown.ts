@@ -1,4 +1,4 @@
-import { oneLineText } from '../../corpus/errors.js';
+import { clip, oneLineText } from '../../corpus/errors.js';
 
 /** The longest message kept of what was thrown: a strategy may throw megabytes, each copy of which lands in a row. */
 const MAX_MESSAGE_CHARS = 2000;
@@ -9,7 +9,7 @@ const MAX_MESSAGE_CHARS = 2000;
  */
 export function thrownMessage(thrown: unknown): string {
   try {
-    return cut(oneLine(describe(thrown)));
+    return clip(oneLine(describe(thrown)), MAX_MESSAGE_CHARS);
   } catch {
     return 'threw a value that cannot be read (its message or its conversion to text threw)';
   }
@@ -30,13 +30,6 @@ function describe(thrown: unknown): string {
     shown = typeof thrown === 'object' && thrown !== null ? JSON.stringify(thrown) : undefined;
   } catch {}
   return `threw ${shown ?? String(thrown)}`;
-}
-
-function cut(line: string): string {
-  if (line.length <= MAX_MESSAGE_CHARS) return line;
-  let kept = line.slice(0, MAX_MESSAGE_CHARS - 1);
-  if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1); // not half of a surrogate pair
-  return `${kept}…`;
 }
 
 /** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */

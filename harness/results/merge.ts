@@ -186,7 +186,7 @@ function removeLeftTemps(target: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = name.slice(prefix.length, -'.tmp'.length);
-    if (!/^[1-9]\d*$/.test(pid) || name !== tempName(basename(target), Number(pid)) || isAlive(Number(pid))) continue;
+    if (!/^[1-9]\d*$/.test(pid) || isAlive(Number(pid))) continue;
     rmSync(join(dirname(target), name), { force: true });
   }
 }

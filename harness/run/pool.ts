@@ -70,7 +70,6 @@ function isOutOfMemory(err: { code?: string; message?: string }): boolean {
   return length !== null && Number(length[1]) >= HUGE_LENGTH;
 }
 
-
 /**
  * Why a thread's measurements cannot be recorded, if they cannot: a time that is no time, or longer
  * than the whole task took here (a strategy that replaced the thread's clock), which every reader

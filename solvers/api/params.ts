@@ -27,6 +27,18 @@ export type ParamSpec =
   | (ParamBase & { type: 'integer'; default: Default<number>; min: number; max?: number })
   | (ParamBase & { type: 'enum'; default: Default<string>; values: readonly string[] });
 
+/** Whether a value is one the parameter takes as it stands (a default is not parsed from text, as a given value is). */
+function takes(spec: ParamSpec, value: unknown): boolean {
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return Number.isSafeInteger(value) && (value as number) >= spec.min && (spec.max === undefined || (value as number) <= spec.max);
+    case 'enum':
+      return typeof value === 'string' && spec.values.includes(value);
+  }
+}
+
 /**
  * What is wrong with a strategy's `params` declaration (a plugin's own, read from its module), or
  * undefined when it is a list of well-formed ParamSpecs with distinct names.
@@ -51,15 +63,14 @@ export function paramDeclarationProblem(params: unknown): string | undefined {
     if (type === 'enum') {
       const values = (spec as { values?: unknown }).values;
       if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) return `param ${name}: values must be a list of strings`;
-      if (given && !values.includes(fallback as string)) return `param ${name}: default must be one of its values`;
+      if (given && !takes(spec as ParamSpec, fallback)) return `param ${name}: default must be one of its values`;
     } else if (type === 'integer') {
       const { min, max } = spec as { min?: unknown; max?: unknown };
       if (typeof min !== 'number' || !Number.isFinite(min)) return `param ${name}: min must be a number`;
       if (max !== undefined && (typeof max !== 'number' || !(max >= min))) return `param ${name}: max must be a number ≥ min`;
-      if (given && (!Number.isSafeInteger(fallback) || (fallback as number) < min || (max !== undefined && (fallback as number) > (max as number))))
-        return `param ${name}: default must be a whole number within min and max`;
+      if (given && !takes(spec as ParamSpec, fallback)) return `param ${name}: default must be a whole number within min and max`;
     } else if (type === 'boolean') {
-      if (given && typeof fallback !== 'boolean') return `param ${name}: default must be true or false`;
+      if (given && !takes(spec as ParamSpec, fallback)) return `param ${name}: default must be true or false`;
     } else return `param ${name}: type must be boolean, integer or enum, got ${JSON.stringify(type)}`;
   }
   for (const spec of params as { name: string; type: string; requires?: unknown }[]) {
@@ -107,17 +118,6 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
   throw new ParamError(`${strategy}: param ${spec.name} must be ${allowedText(spec)}, got ${JSON.stringify(typeof raw === 'string' ? clip(raw) : raw)}`);
 }
 
-/** Whether a value is one the parameter takes, as it is (a computed default is not parsed). */
-function takes(spec: ParamSpec, value: unknown): boolean {
-  switch (spec.type) {
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'integer':
-      return Number.isSafeInteger(value) && (value as number) >= spec.min && (spec.max === undefined || (value as number) <= spec.max);
-    case 'enum':
-      return typeof value === 'string' && spec.values.includes(value);
-  }
-}
 
 /** A value in a message, whatever it is (a BigInt, a function, an object with a throwing toString). */
 function shown(value: unknown): string {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPuzzle } from '../../corpus/load.js';
 import { AdapterError, readGridOutput } from '../../harness/external/adapters.js';
 import { parseCsv } from '../../harness/results/csv.js';
-import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const dir = tempDirs('external');
@@ -227,6 +227,27 @@ timeout: 20
     expect([row.status, row.error]).toEqual(['error', 'printed more than 64 MiB on stdout']);
     // The measuring wrapper is spared the kill (where GNU time is installed): the figures are the kernel's.
     if (gnuTimeInstalled) expect([row.cpu_ms, row.peak_rss_kb].map((v) => Number(v) > 0)).toEqual([true, true]);
+  });
+
+  it('leaves no scratch or measurement folder behind, even for a call the system refuses before any process exists', () => {
+    const d = dir();
+    const tmp = join(d, 'tmp');
+    mkdirSync(tmp);
+    const file = join(d, 'bench.yaml');
+    // An environment variable longer than the system passes to a program (E2BIG): spawn throws at once.
+    writeFileSync(file, `puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]
+configurations:
+  - { name: grid, command: "${FIXTURES}/grid-solver.mjs {puzzle}", input: non, output: grid }
+  - { name: big, command: "${FIXTURES}/grid-solver.mjs {puzzle}", input: non, output: grid, env: { BIG: ${'x'.repeat(200_000)} } }
+`);
+    const out = join(d, 'run.csv');
+    const r = spawnSync(process.execPath, [CLI, 'run', '--config', file, '--out', out, '--quiet'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    expect(r.status).toBe(1);
+    expect(Object.fromEntries(rowsOf(out).map((row) => [row.config, [row.status, row.error]]))).toEqual({
+      grid: ['unique', ''],
+      big: ['error', expect.stringMatching(/E2BIG/)],
+    });
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('a line of 200,000 blanks is read at once (the status word took time quadratic in them: 50 s)', () => {
