@@ -42,7 +42,7 @@ program
     // commander's own usage errors are bad input too.
     process.exit(err.exitCode === 0 ? 0 : EXIT_BAD_INPUT);
   });
-registerCommands(program);
+await registerCommands(program, process.argv.slice(2));
 program.hook('preAction', (_program, action) => {
   running = action.name();
 });

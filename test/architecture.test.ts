@@ -87,7 +87,7 @@ describe('the layout', () => {
     expect([...perFolder].filter(([, n]) => n > 14)).toEqual([]);
   });
 
-  it('the CLI loads the charts (Vega) and definitions (YAML, zod) only where a command needs them', () => {
+  it('the CLI loads the module of the command it runs, and the charts (Vega) and definitions (YAML, zod) only where a command needs them', () => {
     // Static imports (not type-only, not import()) reachable from the entry point: every command pays for these.
     const packages = new Set<string>();
     const seen = new Set<string>();
@@ -101,7 +101,12 @@ describe('the layout', () => {
         else if (!spec.startsWith('node:')) packages.add(spec.split('/')[0]!);
       }
     };
+    // The entry point loads no command's module: commands.ts imports the one a process runs.
     visit('harness/cli.ts');
+    expect([...seen].filter((f) => /^harness\/cli\/(commands|verdicts)\//.test(f))).toEqual([]);
+    const commands = FILES.filter((f) => /^harness\/cli\/(commands|verdicts)\/[^/]+\.ts$/.test(f));
+    expect(commands.length).toBeGreaterThan(10);
+    for (const command of commands) visit(command);
     expect(seen.size).toBeGreaterThan(50); // the walk does follow the commands' imports
     expect(packages).toContain('commander');
     expect([...packages].filter((p) => ['vega', 'vega-lite', 'yaml', 'zod'].includes(p))).toEqual([]);
