@@ -31,6 +31,8 @@ export interface RecordedRun {
   settings: Record<Setting, Map<string, number>>;
   /** Per configuration, its params as recorded → the line of the first row with them. */
   params: Map<string, Map<string, number>>;
+  /** Per plugin or external configuration, the hashes of its files (see fileHashes) → the line of the first row with them. */
+  files: Map<string, Map<string, number>>;
   /** Each puzzle path as recorded → the first task number it is recorded at, and that row's line. */
   paths: Map<string, { task: number; line: number }>;
 }
@@ -55,12 +57,19 @@ function paramsValue(text: string, strategy: string): string {
 }
 
 /**
+ * The contents of a plugin's or external program's files, as `strategy_file` records them
+ * (`PATH@HASH …`): their hashes alone, since the paths move with the checkout and params already
+ * hold a program to its file names. Rows of a program that has changed since would measure another.
+ */
+const fileHashes = (text: string): string => [...text.matchAll(/@([0-9a-f]{12})(?= |$)/g)].map((m) => m[1]!).join(' ');
+
+/**
  * The tasks and settings a run CSV being resumed already records: none when it does not exist yet
  * or is empty. Anything but a run CSV of these columns is refused before the file is touched, since
  * rows appended to it would sit under a foreign header.
  */
 export function recordedTasks(path: string): RecordedRun {
-  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), paths: new Map() });
+  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), files: new Map(), paths: new Map() });
   let recorded = empty();
   if (!existsSync(path) || statSync(path).size === 0) return recorded;
   // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
@@ -85,6 +94,12 @@ export function recordedTasks(path: string): RecordedRun {
         const values = recorded.settings[setting];
         const value = settingValue(setting, f[at[setting]]!);
         if (!values.has(value)) values.set(value, row.line);
+      }
+      if (f[at.strategy_file] !== '') {
+        let files = recorded.files.get(f[at.config]!);
+        if (!files) recorded.files.set(f[at.config]!, (files = new Map()));
+        const hashes = fileHashes(f[at.strategy_file]!);
+        if (!files.has(hashes)) files.set(hashes, row.line);
       }
       // An empty params (a row of an older version) says nothing.
       if (f[at.params] === '') return;
@@ -137,13 +152,20 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
     for (const [value, line] of recorded.settings[setting])
       if (value !== String(current[setting])) refuse(line, `its rows ran with ${SETTINGS[setting]} ${clip(value)}, and this run has ${SETTINGS[setting]} ${current[setting]}`);
 
-  const configs = new Map<string, { paramsText: string; strategy: string }>();
+  const configs = new Map<string, { paramsText: string; strategy: string; file: string }>();
   for (const t of run.tasks) if (!configs.has(t.config.name)) configs.set(t.config.name, t.config);
   for (const [config, values] of recorded.params) {
     const now = configs.get(config);
     if (now === undefined) continue; // reported below, by its tasks
     const value = paramsValue(now.paramsText, now.strategy);
     for (const [was, line] of values) if (was !== value) refuse(line, `configuration ${clip(config)} ran with params ${clip(was)}, and this run gives it ${clip(value)}`);
+  }
+  for (const [config, values] of recorded.files) {
+    const now = configs.get(config);
+    if (now === undefined) continue;
+    const hashes = fileHashes(now.file);
+    for (const [was, line] of values)
+      if (was !== hashes) refuse(line, `the module or program of configuration ${clip(config)} has changed since its rows ran (its files then hashed ${clip(was || 'to nothing')}, now ${clip(hashes || 'to nothing')})`);
   }
 
   for (const [key, line] of recorded.tasks) {

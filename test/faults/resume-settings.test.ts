@@ -137,14 +137,14 @@ describe('--resume from another working directory', () => {
 
 describe('--resume of an external solver', () => {
   /** A folder holding the grid fixture solver, run by a script named `program`, and a definition naming it (with `extra` in its entry). */
-  function checkout(program: string, extra = '', input = 'non'): string {
+  function checkout(program: string, extra = '', input = 'non', edit = ''): string {
     const d = dir();
-    writeFileSync(join(d, program), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('test/fixtures/external/grid-solver.mjs'))} "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(d, program), `#!/bin/sh\n${edit}exec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('test/fixtures/external/grid-solver.mjs'))} "$@"\n`, { mode: 0o755 });
     writeFileSync(join(d, 'bench.yaml'), `puzzles: ["${TINY}#1-4"]\nconfigurations:\n  - { name: ext, command: "./${program} {puzzle}", input: ${input}, output: grid${extra} }\ntimeout: 5\n`);
     return join(d, 'bench.yaml');
   }
 
-  it('goes on from another checkout of the same program, and refuses another program, input or environment under the name', () => {
+  it('goes on from another checkout of the same program, and refuses another program, input or environment under the name, or the program changed', () => {
     const file = join(dir(), 'run.csv');
     expect(runCli('run', '--config', checkout('solver.sh'), '--out', file, '--quiet', '--workers', '1').code).toBe(0);
     const text = `${readFileSync(file, 'utf8').split('\n').slice(0, 3).join('\n')}\n`;
@@ -158,6 +158,10 @@ describe('--resume of an external solver', () => {
       expect([r.code, r.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: configuration ext ran with params .*solver\\.sh.*, and this run gives it .*${why}`))]);
       expect(readFileSync(file, 'utf8')).toBe(text);
     }
+    // A program of the same name whose contents changed would measure another program under the name.
+    const edited = runCli('run', '--config', checkout('solver.sh', '', 'non', '# faster now\n'), '--resume', file, '--quiet');
+    expect([edited.code, edited.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: the module or program of configuration ext has changed since its rows ran \\(its files then hashed [0-9a-f]{12}, now [0-9a-f]{12}\\)`))]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
     // The same program from another folder: its absolute path differs, its file name does not.
     const again = runCli('run', '--config', checkout('solver.sh'), '--resume', file, '--quiet');
     expect([again.code, again.err]).toEqual([0, '']);
