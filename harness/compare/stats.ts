@@ -182,6 +182,18 @@ export function estimateRatio(base: readonly number[], next: readonly number[], 
   };
 }
 
+/**
+ * The two-sided Mann–Whitney p-value of two samples of times (milliseconds, floored as estimateRatio
+ * floors them). judge.ts takes it on every timed repetition, not on the samples left once each side's
+ * slowest is set aside: a side's n − 1 fastest are not n − 1 independent draws (they all lie below
+ * that side's own maximum), so under "no change" the trimmed samples are not exchangeable and their
+ * exact p-value is too small (about twice too many p ≤ 0.001 at 10–30 repetitions).
+ */
+export function timesPValue(base: readonly number[], next: readonly number[]): number {
+  const floor = (x: number) => Math.max(TIME_FLOOR_MS, x);
+  return mannWhitneyPValue(mannWhitneyU(base.map(floor), next.map(floor)), base.length, next.length);
+}
+
 /** Geometric mean of positive numbers (NaN for none). */
 export function geometricMean(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;

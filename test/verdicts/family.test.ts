@@ -93,10 +93,10 @@ describe('benjaminiHochberg', () => {
     );
   });
 
-  it('keeps no pair of 4 + 4 judged repetitions (--repeat 5 less the slowest) among 225: its least p-value, 2/70, is too large', () => {
+  it('keeps no single pair of 5 + 5 repetitions (--repeat 5) among 225: its least p-value, 2/252, is too large', () => {
     const ps = new Array<number>(225).fill(1);
-    ps[17] = 2 / 70;
+    ps[17] = 2 / 252;
     expect(benjaminiHochberg(ps, 0.05).some(Boolean)).toBe(false);
-    expect(benjaminiHochberg([2 / 70], 0.05)).toEqual([true]);
+    expect(benjaminiHochberg([2 / 252], 0.05)).toEqual([true]);
   });
 });
