@@ -79,6 +79,15 @@ describe('nonobench solve', () => {
     expect(err).toMatch(/^wrong: solution 1 is wrong: row 1: expected 2, got 5/m);
   });
 
+  it('judges the claim against the question asked, as run does: `solved` is wrong when uniqueness was asked', () => {
+    const asked = run('solve', 'test/fixtures/solve/two-solutions.non', '-s', 'test/fixtures/harness/always-solved.mjs');
+    expect(asked.code).toBe(1);
+    expect(asked.err).toMatch(/^wrong: status solved when uniqueness was asked \(max solutions 2\)/m);
+    const notAsked = run('solve', 'test/fixtures/solve/two-solutions.non', '-s', 'test/fixtures/harness/always-solved.mjs', '--max-solutions', '1');
+    expect(notAsked.err).toBe('');
+    expect(notAsked.code).toBe(0);
+  });
+
   it('stops a strategy that never polls at the hard time limit, with one line and exit 1 (a failed solve, not bad input)', () => {
     const started = performance.now();
     const { code, err } = run('solve', DANCER, '--strategy', 'test/fixtures/harness/loop-forever.mjs', '--timeout', '0.5');

@@ -37,7 +37,7 @@ interface SolveCommandOptions {
 /**
  * Everything wrong with a result: each reported solution that fails the clues (one line each),
  * else a false claim about them (a uniqueness or impossibility claim the goal refutes, a status
- * that does not match the number of solutions).
+ * that does not match the number of solutions, `solved` when uniqueness was asked), as `run` judges them.
  */
 export function wrongAnswers(puzzle: Puzzle, r: SolveResult, maxSolutions?: number): string[] {
   const shape = malformed(puzzle, r, maxSolutions);
@@ -48,7 +48,7 @@ export function wrongAnswers(puzzle: Puzzle, r: SolveResult, maxSolutions?: numb
     if (violations.length > 0) wrong.push(`solution ${i + 1} is wrong: ${violations.map(describeViolation).join('; ')}`);
   });
   if (wrong.length > 0) return wrong;
-  const claim = checkAnswer(puzzle, r);
+  const claim = checkAnswer(puzzle, r, maxSolutions);
   return claim ? [claim] : [];
 }
 
