@@ -115,7 +115,7 @@ export function repsLine(result: CompareResult): string {
   const range = (r: RunInfo['repsPerPair']) => (r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
   return (
     `repetitions per pair: BASE ${range(result.base.repsPerPair)}, NEW ${range(result.next.repsPerPair)} ` +
-    `(from ${TRIM_FROM_REPS} on, the slowest is set aside; time is judged with ${MIN_REPS} or more timed a side)`
+    `(from ${TRIM_FROM_REPS} on, the interval sets the slowest aside; time is judged with ${MIN_REPS} or more timed a side)`
   );
 }
 

@@ -8,7 +8,8 @@ import { FINISHED, TIME_COLUMN, type TimeBasis } from './time-basis.js';
  * The rules that judge one pair — one (puzzle, configuration) with all its repetitions on each
  * side — for time, status and the deterministic counters.
  *
- * Time rule (on the repetitions that finished on both sides, the slowest set aside from 5 on):
+ * Time rule (on the repetitions that finished on both sides; from 5 on, the interval sets the
+ * slowest aside, while the ratio and p-value take them all):
  * - fewer than MIN_REPS on either side: `inconclusive`, never a regression: with one or two
  *   repetitions there is no interval worth the name, and a single interrupted solve would fail
  *   the comparison;

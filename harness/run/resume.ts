@@ -31,8 +31,8 @@ export interface RecordedRun {
   settings: Record<Setting, Map<string, number>>;
   /** Per configuration, its params as recorded → the line of the first row with them. */
   params: Map<string, Map<string, number>>;
-  /** Per plugin or external configuration, the hashes of its files (see fileHashes) → the line of the first row with them. */
-  files: Map<string, Map<string, number>>;
+  /** Per configuration, each strategy and program it ran (see programChange), with the line of the first row that ran it. */
+  programs: Map<string, Map<string, { line: number; strategy: string; file: string }>>;
   /** Each puzzle path as recorded → the first task number it is recorded at, and that row's line. */
   paths: Map<string, { task: number; line: number }>;
 }
@@ -56,12 +56,28 @@ function paramsValue(text: string, strategy: string): string {
   }
 }
 
+/** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
+const filesOf = (text: string) => [...text.matchAll(/(.*?)@([0-9a-f]{12})(?: |$)/g)].map((m) => ({ path: m[1]!, hash: m[2]! }));
+
+/** A program as compared: its strategy and its files' contents, not their paths, which move with the checkout. */
+const programKey = (strategy: string, file: string) => `${strategy}\u0000${filesOf(file).map((f) => f.hash).join(' ')}`;
+
 /**
- * The contents of a plugin's or external program's files, as `strategy_file` records them
- * (`PATH@HASH …`): their hashes alone, since the paths move with the checkout and params already
- * hold a program to its file names. Rows of a program that has changed since would measure another.
+ * What differs between the strategy and files a configuration's rows ran (`strategy`,
+ * `strategy_file`) and those this run gives it, or undefined: a built-in, plugin or external
+ * program swapped for another under the name, or a plugin module or program file whose contents
+ * changed since. Either way the rows would measure two programs under one name.
  */
-const fileHashes = (text: string): string => [...text.matchAll(/@([0-9a-f]{12})(?= |$)/g)].map((m) => m[1]!).join(' ');
+function programChange(was: { strategy: string; file: string }, now: { strategy: string; file: string }): string | undefined {
+  const kind = ({ strategy, file }: { strategy: string; file: string }) =>
+    file === '' ? `the built-in strategy ${clip(strategy)}` : strategy === EXTERNAL_STRATEGY ? 'an external program' : `the module of strategy ${clip(strategy)}`;
+  if (was.strategy !== now.strategy || (was.file === '') !== (now.file === '')) return `ran ${kind(was)}, and this run gives it ${kind(now)}`;
+  if (programKey(was.strategy, was.file) === programKey(now.strategy, now.file)) return undefined;
+  const before = filesOf(was.file);
+  const after = filesOf(now.file);
+  const changed = before.map((f, i) => `${clip(basename(f.path))} (then ${f.hash}, now ${after[i]?.hash ?? 'none'})`).filter((_text, i) => before[i]!.hash !== after[i]?.hash);
+  return `has changed since its rows ran: ${changed.length > 0 ? changed.join(', ') : `${after.length} files, where its rows ran ${before.length}`}`;
+}
 
 /**
  * The tasks and settings a run CSV being resumed already records: none when it does not exist yet
@@ -69,7 +85,7 @@ const fileHashes = (text: string): string => [...text.matchAll(/@([0-9a-f]{12})(
  * rows appended to it would sit under a foreign header.
  */
 export function recordedTasks(path: string): RecordedRun {
-  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), files: new Map(), paths: new Map() });
+  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), programs: new Map(), paths: new Map() });
   let recorded = empty();
   if (!existsSync(path) || statSync(path).size === 0) return recorded;
   // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
@@ -95,12 +111,10 @@ export function recordedTasks(path: string): RecordedRun {
         const value = settingValue(setting, f[at[setting]]!);
         if (!values.has(value)) values.set(value, row.line);
       }
-      if (f[at.strategy_file] !== '') {
-        let files = recorded.files.get(f[at.config]!);
-        if (!files) recorded.files.set(f[at.config]!, (files = new Map()));
-        const hashes = fileHashes(f[at.strategy_file]!);
-        if (!files.has(hashes)) files.set(hashes, row.line);
-      }
+      let programs = recorded.programs.get(f[at.config]!);
+      if (!programs) recorded.programs.set(f[at.config]!, (programs = new Map()));
+      const program = `${f[at.strategy]!}\u0000${f[at.strategy_file]!}`;
+      if (!programs.has(program)) programs.set(program, { line: row.line, strategy: f[at.strategy]!, file: f[at.strategy_file]! });
       // An empty params (a row of an older version) says nothing.
       if (f[at.params] === '') return;
       let params = recorded.params.get(f[at.config]!);
@@ -154,18 +168,19 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
 
   const configs = new Map<string, { paramsText: string; strategy: string; file: string }>();
   for (const t of run.tasks) if (!configs.has(t.config.name)) configs.set(t.config.name, t.config);
+  for (const [config, programs] of recorded.programs) {
+    const now = configs.get(config);
+    if (now === undefined) continue; // reported below, by its tasks
+    for (const was of programs.values()) {
+      const change = programChange(was, now);
+      if (change) refuse(was.line, `configuration ${clip(config)} ${change}`);
+    }
+  }
   for (const [config, values] of recorded.params) {
     const now = configs.get(config);
     if (now === undefined) continue; // reported below, by its tasks
     const value = paramsValue(now.paramsText, now.strategy);
-    for (const [was, line] of values) if (was !== value) refuse(line, `configuration ${clip(config)} ran with params ${clip(was)}, and this run gives it ${clip(value)}`);
-  }
-  for (const [config, values] of recorded.files) {
-    const now = configs.get(config);
-    if (now === undefined) continue;
-    const hashes = fileHashes(now.file);
-    for (const [was, line] of values)
-      if (was !== hashes) refuse(line, `the module or program of configuration ${clip(config)} has changed since its rows ran (its files then hashed ${clip(was || 'to nothing')}, now ${clip(hashes || 'to nothing')})`);
+    for (const [was, line] of values) if (was !== value) refuse(line, `configuration ${clip(config)} ran with params ${clip(was)}, and this run gives it ${value === '' ? 'none' : clip(value)}`);
   }
 
   for (const [key, line] of recorded.tasks) {

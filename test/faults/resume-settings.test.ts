@@ -160,12 +160,38 @@ describe('--resume of an external solver', () => {
     }
     // A program of the same name whose contents changed would measure another program under the name.
     const edited = runCli('run', '--config', checkout('solver.sh', '', 'non', '# faster now\n'), '--resume', file, '--quiet');
-    expect([edited.code, edited.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: the module or program of configuration ext has changed since its rows ran \\(its files then hashed [0-9a-f]{12}, now [0-9a-f]{12}\\)`))]);
+    expect([edited.code, edited.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: configuration ext has changed since its rows ran: solver\\.sh \\(then [0-9a-f]{12}, now [0-9a-f]{12}\\) \\(`))]);
     expect(readFileSync(file, 'utf8')).toBe(text);
     // The same program from another folder: its absolute path differs, its file name does not.
     const again = runCli('run', '--config', checkout('solver.sh'), '--resume', file, '--quiet');
     expect([again.code, again.err]).toEqual([0, '']);
     expect(parseCsv(readFileSync(file, 'utf8')).records.map((row) => row.status)).not.toContain('error');
+  });
+});
+
+describe('--resume of a plugin', () => {
+  /** A plugin module in a folder of its own: `first-solution.mjs`'s answers, under the name `mine`, its file ending in `edit`. */
+  function plugin(edit = ''): string {
+    const file = join(dir(), 'mine.mjs');
+    const answers = JSON.stringify(resolve('test/fixtures/harness/first-solution.mjs'));
+    writeFileSync(file, `import { answer } from ${answers};\nexport default { name: 'mine', solve: (puzzle, o) => ({ ...answer(puzzle, o.maxSolutions), metrics: { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} } }) };\n${edit}`);
+    return file;
+  }
+
+  it('goes on with the same module from elsewhere, and refuses one edited since, or a built-in in its place and the other way round', () => {
+    const { file, text } = interrupted(2, '-s', `p=${plugin()}`);
+    const edited = runCli('run', TINY, '-s', `p=${plugin('// faster now\n')}`, '--resume', file, '--quiet');
+    expect([edited.code, edited.err]).toEqual([2, expect.stringMatching(new RegExp(`^${escaped(file)}:2: cannot resume: configuration p has changed since its rows ran: mine\\.mjs \\(then [0-9a-f]{12}, now [0-9a-f]{12}\\) \\(`))]);
+    const builtIn = runCli('run', TINY, '-s', 'p=backtrack', '--resume', file, '--quiet');
+    expect([builtIn.code, builtIn.err]).toEqual([2, expect.stringContaining(`${file}:2: cannot resume: configuration p ran the module of strategy mine, and this run gives it the built-in strategy backtrack (`)]);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    const again = runCli('run', TINY, '-s', `p=${plugin()}`, '--resume', file, '--quiet', '--workers', '1');
+    expect([again.code, again.err]).toEqual([0, '']);
+
+    const rows = interrupted(2, '-s', 'p=backtrack');
+    const swapped = runCli('run', TINY, '-s', `p=${plugin()}`, '--resume', rows.file, '--quiet');
+    expect([swapped.code, swapped.err]).toEqual([2, expect.stringContaining(`${rows.file}:2: cannot resume: configuration p ran the built-in strategy backtrack, and this run gives it the module of strategy mine (`)]);
+    expect(readFileSync(rows.file, 'utf8')).toBe(rows.text);
   });
 });
 

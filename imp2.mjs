@@ -1,1 +1,0 @@
-const t = performance.now(); await import(process.argv[2]); console.log((performance.now()-t).toFixed(0).padStart(6), process.argv[2]);
