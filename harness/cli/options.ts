@@ -81,17 +81,15 @@ export function nonNegativeNumber(name: string) {
   };
 }
 
-/** Collects repeated `--param key=value` options; values become numbers or booleans where they read as such. */
-export function collectParam(
-  value: string,
-  previous: Record<string, number | boolean | string> = {},
-): Record<string, number | boolean | string> {
+/**
+ * Collects repeated `--param key=value` options. Values stay text: the strategy's declared parser
+ * reads them, as it reads `STRATEGY:key=value`, so that `1e6` or `0x10` is refused for a whole
+ * number in either place rather than read by JavaScript's Number here.
+ */
+export function collectParam(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
-  const key = value.slice(0, eq);
-  const raw = value.slice(eq + 1);
-  const parsed = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-  return { ...previous, [key]: parsed };
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */
