@@ -82,14 +82,20 @@ export function nonNegativeNumber(name: string) {
 }
 
 /**
- * Collects repeated `--param key=value` options. Values stay text: the strategy's declared parser
- * reads them, as it reads `STRATEGY:key=value`, so that `1e6` or `0x10` is refused for a whole
- * number in either place rather than read by JavaScript's Number here.
+ * Collects repeated `--param key=value` options; `true`, `false` and plain decimals (`300`, `-2`,
+ * `0.5`) become booleans and numbers, as a strategy that declares no parameters gets them. Anything
+ * else stays text for the strategy's own parser, so that `1e6` or `0x10` is refused for a whole
+ * number here as in `STRATEGY:key=value`, not read by JavaScript's Number.
  */
-export function collectParam(value: string, previous: Record<string, string> = {}): Record<string, string> {
+export function collectParam(
+  value: string,
+  previous: Record<string, number | boolean | string> = {},
+): Record<string, number | boolean | string> {
   const eq = value.indexOf('=');
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+  const raw = value.slice(eq + 1);
+  const parsed = raw === 'true' ? true : raw === 'false' ? false : /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+  return { ...previous, [value.slice(0, eq)]: parsed };
 }
 
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */

@@ -167,7 +167,7 @@ describe('parameters on the command line', () => {
   it('run checks a plugin\'s declared parameters like a built-in\'s', () => {
     const r = cli('run', TINY, '--strategies', DECLARED, '--param', 'tries=12', '--out', join(dir(), 'run.csv'), '--quiet');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('declared: param tries must be a whole number from 1 to 9, got "12"');
+    expect(r.err).toContain('declared: param tries must be a whole number from 1 to 9, got 12');
   });
 
   it('strategies lists every parameter with its allowed values and default', () => {
