@@ -7,7 +7,7 @@ import { BacktrackSearch } from '../../solvers/search/backtrack.js';
 import { PROBE_SETTINGS } from '../../solvers/search/settings.js';
 import { solveByOverlap } from '../../solvers/strategies/overlap.js';
 import { solveOptions } from '../../solvers/api/types.js';
-import { LineRounds } from './line-rounds.js';
+import { lineRounds } from './line-rounds.js';
 
 /**
  * How much logic a puzzle needs, cheapest first. A puzzle gets the first class whose logic settles it:
@@ -119,15 +119,14 @@ export function classify(puzzle: Puzzle, options: ClassifyOptions = {}): Classif
 
   // Exact propagation always runs: its count is a column for every puzzle, and it is cheap.
   const prop = new Propagator(puzzle, new ExactLineSolver(), { shouldStop });
-  const rounds = new LineRounds(puzzle.width, puzzle.height);
-  prop.trace = rounds;
   prop.enqueueAll();
-  const consistent = prop.propagate();
-  prop.trace = null;
-  if (!consistent) return settle('no-solution', 'line');
+  if (!prop.propagate()) return settle('no-solution', 'line');
   if (prop.stopped) return settle('unknown', 'line');
-  if (!rounds.settled) throw new Error(`classify: internal error: line rounds of ${puzzle.id} lost track of the propagator's queue`);
-  c.linePasses = rounds.rounds;
+  // Counted in rounds of their own, not along the propagator's queue, whose order (mask, set or
+  // array form; a mirrored or transposed puzzle) would change the count.
+  const passes = lineRounds(puzzle, new ExactLineSolver(), shouldStop);
+  if (passes === null) return settle('unknown', 'line');
+  c.linePasses = passes;
   c.lineGrid = prop.grid.slice();
   c.lineResolved = countKnown(prop.grid);
   if (overlapDone) {

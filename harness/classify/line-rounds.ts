@@ -1,46 +1,54 @@
-import type { SolveTrace } from '../../solvers/api/types.js';
+import { UNKNOWN, type Puzzle } from '../../corpus/model.js';
+import { lineClue, type LineSolver } from '../../solvers/line/line-solver.js';
 
 /**
- * Counts the rounds exact line propagation takes to reach its fixpoint, from the propagator's own
- * line solves (attached as its trace). Every line is queued for round 1; a line with a cell that a
- * round-r solve set is queued for round r + 1 unless it is queued already. The propagator's queue is
- * first in, first out, so it solves round by round, and this follows it without a queue of its own.
- * `rounds` counts the rounds in which some line decided a cell (the last, confirming one is not counted).
+ * The rounds of exact line propagation from the clues to its fixpoint, counted synchronously: round 1
+ * solves every line, round r + 1 every line with a cell that round r decided, each line of a round
+ * against the grid as the round began (what one line of a round decides is seen by the others only in
+ * the next). The count is that of the rounds that decided some cell: it depends on the puzzle alone,
+ * not on the order lines are queued or cells assigned (so a mirrored or transposed puzzle has the
+ * same), unlike a count that follows the propagator's queue. Null on a contradiction or when stopped.
  */
-export class LineRounds implements SolveTrace {
-  rounds = 0;
-  /** The round each queued line waits for; 0 when it is not queued. */
-  private readonly pending: Int32Array;
-
-  constructor(
-    private readonly width: number,
-    private readonly height: number,
-  ) {
-    this.pending = new Int32Array(width + height).fill(1);
-  }
-
-  line(line: number, _ok: boolean, _grid: Uint8Array, trail: Int32Array, from: number, to: number): void {
-    const round = this.pending[line]!;
-    if (round === 0) throw new Error(`line rounds: internal error: line ${line} solved while not queued`);
-    this.pending[line] = 0;
-    if (to > from && round > this.rounds) this.rounds = round;
-    for (let t = from; t < to; t++) {
-      const y = Math.floor(trail[t]! / this.width);
-      const column = this.height + trail[t]! - y * this.width;
-      if (this.pending[y] === 0) this.pending[y] = round + 1;
-      if (this.pending[column] === 0) this.pending[column] = round + 1;
+export function lineRounds(puzzle: Puzzle, solver: LineSolver, shouldStop: () => boolean = () => false): number | null {
+  const { width, height } = puzzle;
+  const clues = [...puzzle.rows, ...puzzle.columns].map((c) => lineClue(c));
+  const grid = new Uint8Array(width * height);
+  const scratch = new Uint8Array(Math.max(width, height));
+  let pending = new Uint8Array(width + height).fill(1);
+  const cells: number[] = [];
+  const values: number[] = [];
+  let rounds = 0;
+  for (;;) {
+    cells.length = 0;
+    values.length = 0;
+    for (let line = 0; line < width + height; line++) {
+      if (!pending[line]) continue;
+      if (shouldStop()) return null;
+      const isRow = line < height;
+      const start = isRow ? line * width : line - height;
+      const stride = isRow ? 1 : width;
+      const length = isRow ? width : height;
+      for (let i = 0, k = start; i < length; i++, k += stride) scratch[i] = grid[k]!;
+      if (!solver.solve(clues[line]!, scratch, length)) return null;
+      for (let i = 0, k = start; i < length; i++, k += stride)
+        if (scratch[i] !== grid[k]) {
+          cells.push(k);
+          values.push(scratch[i]!);
+        }
     }
+    if (cells.length === 0) return rounds;
+    rounds++;
+    const next = new Uint8Array(width + height);
+    for (let j = 0; j < cells.length; j++) {
+      const cell = cells[j]!;
+      // A row and a column of the same round may both decide a cell: differently only when there is no solution.
+      if (grid[cell] !== UNKNOWN && grid[cell] !== values[j]) return null;
+      grid[cell] = values[j]!;
+      const y = (cell / width) | 0;
+      next[y] = 1;
+      next[height + cell - y * width] = 1;
+    }
+    pending = next;
   }
-
-  /** True when no line waits to be solved, as at the propagator's fixpoint: the count followed its queue. */
-  get settled(): boolean {
-    return this.pending.every((round) => round === 0);
-  }
-
-  probe(): void {}
-  guess(): void {}
-  backtrack(): void {}
-  solution(): void {}
-  learnt(): void {}
-  found(): void {}
 }
+
