@@ -82,10 +82,10 @@ export function nonNegativeNumber(name: string) {
 }
 
 /**
- * Collects repeated `--param key=value` options; `true`, `false` and plain decimals (`300`, `-2`,
- * `0.5`) become booleans and numbers, as a strategy that declares no parameters gets them. Anything
- * else stays text for the strategy's own parser, so that `1e6` or `0x10` is refused for a whole
- * number here as in `STRATEGY:key=value`, not read by JavaScript's Number.
+ * Collects repeated `--param key=value` options; `true`, `false` and numbers written as JavaScript
+ * writes them (`300`, `-2`, `0.5`) become booleans and numbers, as a strategy that declares no
+ * parameters gets them. Anything else (`1e6`, `0x10`, `1.0`, `007`) stays text for the strategy's
+ * own parser, so that it is refused for a whole number here as in `STRATEGY:key=value`.
  */
 export function collectParam(
   value: string,
@@ -94,7 +94,7 @@ export function collectParam(
   const eq = value.indexOf('=');
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
   const raw = value.slice(eq + 1);
-  const parsed = raw === 'true' ? true : raw === 'false' ? false : /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+  const parsed = raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) && String(Number(raw)) === raw ? Number(raw) : raw;
   return { ...previous, [value.slice(0, eq)]: parsed };
 }
 

@@ -59,8 +59,8 @@ function paramsValue(text: string, strategy: string): string {
 /** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
 const filesOf = (text: string) => [...text.matchAll(/(.*?)@([0-9a-f]{12})(?: |$)/g)].map((m) => ({ path: m[1]!, hash: m[2]! }));
 
-/** A program as compared: its strategy and its files' contents, not their paths, which move with the checkout. */
-const programKey = (strategy: string, file: string) => `${strategy}\u0000${filesOf(file).map((f) => f.hash).join(' ')}`;
+/** A program's files as compared: their contents, not their paths, which move with the checkout. */
+const contents = (file: string) => filesOf(file).map((f) => f.hash).join(' ');
 
 /**
  * What differs between the strategy and files a configuration's rows ran (`strategy`,
@@ -68,11 +68,13 @@ const programKey = (strategy: string, file: string) => `${strategy}\u0000${files
  * program swapped for another under the name, or a plugin module or program file whose contents
  * changed since. Either way the rows would measure two programs under one name.
  */
-function programChange(was: { strategy: string; file: string }, now: { strategy: string; file: string }): string | undefined {
+export function programChange(was: { strategy: string; file: string }, now: { strategy: string; file: string }): string | undefined {
   const kind = ({ strategy, file }: { strategy: string; file: string }) =>
     file === '' ? `the built-in strategy ${clip(strategy)}` : strategy === EXTERNAL_STRATEGY ? 'an external program' : `the module of strategy ${clip(strategy)}`;
-  if (was.strategy !== now.strategy || (was.file === '') !== (now.file === '')) return `ran ${kind(was)}, and this run gives it ${kind(now)}`;
-  if (programKey(was.strategy, was.file) === programKey(now.strategy, now.file)) return undefined;
+  // A plugin's name is not compared: one whose import outlasted the limit is named after its file.
+  const family = ({ strategy, file }: { strategy: string; file: string }) => (file === '' ? `built-in ${strategy}` : strategy === EXTERNAL_STRATEGY ? 'external' : 'plugin');
+  if (family(was) !== family(now)) return `ran ${kind(was)}, and this run gives it ${kind(now)}`;
+  if (contents(was.file) === contents(now.file)) return undefined;
   const before = filesOf(was.file);
   const after = filesOf(now.file);
   const changed = before.map((f, i) => `${clip(basename(f.path))} (then ${f.hash}, now ${after[i]?.hash ?? 'none'})`).filter((_text, i) => before[i]!.hash !== after[i]?.hash);

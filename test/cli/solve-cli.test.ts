@@ -105,7 +105,7 @@ describe('nonobench solve', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('maxPlacements');
     // --param is read by the strategy's own parser, as run's STRATEGY:key=value is: whole numbers are plain digits.
-    for (const value of ['1e1', '0x10', '1_0']) {
+    for (const value of ['1e1', '0x10', '1.0', '-0']) {
       const given = run('solve', DANCER, '-s', 'enumeration', '--param', `maxPlacements=${value}`);
       const inSpec = run('run', DANCER, '-s', `enumeration:maxPlacements=${value}`, '--out', join(dir, 'never.csv'), '--quiet');
       expect([given.code, given.err.split('\n')[0]], value).toEqual([2, `nonobench: enumeration: param maxPlacements must be a whole number ≥ 0, got "${value}"`]);

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv, writeCsv } from '../../harness/results/csv.js';
 import { RUN_COLUMNS } from '../../harness/results/row.js';
+import { programChange } from '../../harness/run/resume.js';
 import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -192,6 +193,17 @@ describe('--resume of a plugin', () => {
     const swapped = runCli('run', TINY, '-s', `p=${plugin()}`, '--resume', rows.file, '--quiet');
     expect([swapped.code, swapped.err]).toEqual([2, expect.stringContaining(`${rows.file}:2: cannot resume: configuration p ran the built-in strategy backtrack, and this run gives it the module of strategy mine (`)]);
     expect(readFileSync(rows.file, 'utf8')).toBe(rows.text);
+  });
+});
+
+describe('what --resume takes for another program under a configuration', () => {
+  const plugin = (strategy: string, path: string, hash: string) => ({ strategy, file: `${path}@${hash}` });
+  it('is what ran, not what it was called: a plugin named after its file (its import outlasted the limit) is the same module', () => {
+    expect(programChange(plugin('mine.mjs', '/a b/x@y/mine.mjs', '0123456789ab'), plugin('mine', '/elsewhere/mine.mjs', '0123456789ab'))).toBeUndefined();
+    expect(programChange(plugin('mine', '/a/mine.mjs', '0123456789ab'), plugin('mine', '/a/mine.mjs', 'ba9876543210'))).toBe('has changed since its rows ran: mine.mjs (then 0123456789ab, now ba9876543210)');
+    expect(programChange({ strategy: 'overlap', file: '' }, { strategy: 'backtrack', file: '' })).toBe('ran the built-in strategy overlap, and this run gives it the built-in strategy backtrack');
+    expect(programChange({ strategy: 'overlap', file: '' }, { strategy: 'overlap', file: '' })).toBeUndefined();
+    expect(programChange({ strategy: 'external', file: '/bin/x@0123456789ab' }, plugin('x', '/bin/x', '0123456789ab'))).toBe('ran an external program, and this run gives it the module of strategy x');
   });
 });
 
