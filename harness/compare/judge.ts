@@ -1,6 +1,6 @@
 import { ROW_STATUSES, type RowStatus, type RunColumn, type RunRecord } from '../results/row.js';
 import { medianOfSorted } from '../results/median.js';
-import { estimateRatio, TIME_FLOOR_MS, timesPValue, type RatioEstimate } from './stats.js';
+import { estimateRatio, flooredTime, timesPValue, type RatioEstimate } from './stats.js';
 import { RunTable } from './table.js';
 import { FINISHED, TIME_COLUMN, type TimeBasis } from './time-basis.js';
 
@@ -225,10 +225,9 @@ export function judgeTime(base: SideSummary, next: SideSummary, rules: TimeRules
   // The interval without each side's slowest (see withoutSlowest); the p-value (what holds among
   // all pairs, see timesPValue) and the ratio (that of the medians shown beside it, as diffMs is)
   // from every timed repetition.
-  const floor = (x: number) => Math.max(TIME_FLOOR_MS, x);
   const estimate = {
     ...estimateRatio(baseTimes, nextTimes, rules.confidence),
-    ratio: floor(next.medianMs!) / floor(base.medianMs!),
+    ratio: flooredTime(next.medianMs!) / flooredTime(base.medianMs!),
     pValue: timesPValue(base.times, next.times),
   };
   const diffMs = next.medianMs! - base.medianMs!;

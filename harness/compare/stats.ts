@@ -28,6 +28,9 @@ const EXACT_LIMIT = 2500;
 /** Times below the CSV's resolution (0.001 ms) are raised to it, so that every log is finite. */
 export const TIME_FLOOR_MS = 0.001;
 
+/** A time as the statistics take it: at least TIME_FLOOR_MS. */
+export const flooredTime = (ms: number): number => Math.max(TIME_FLOOR_MS, ms);
+
 /** Null distributions already computed, by sizes: a run compares thousands of pairs with the same repetition counts. */
 const nullCache = new Map<number, Float64Array>();
 
@@ -157,9 +160,8 @@ export interface RatioEstimate {
 /** Compares two samples of times (milliseconds); both must be non-empty. */
 export function estimateRatio(base: readonly number[], next: readonly number[], confidence = 0.95): RatioEstimate {
   if (base.length === 0 || next.length === 0) throw new Error('estimateRatio needs at least one time on each side');
-  const floor = (x: number) => Math.max(TIME_FLOOR_MS, x);
-  const b = Float64Array.from(base, floor).sort();
-  const a = Float64Array.from(next, floor).sort();
+  const b = Float64Array.from(base, flooredTime).sort();
+  const a = Float64Array.from(next, flooredTime).sort();
   const logB = b.map(Math.log);
   const logA = a.map(Math.log);
   const diffs = new Float64Array(b.length * a.length);
@@ -190,8 +192,7 @@ export function estimateRatio(base: readonly number[], next: readonly number[], 
  * exact p-value is too small (about twice too many p ≤ 0.001 at 10–30 repetitions).
  */
 export function timesPValue(base: readonly number[], next: readonly number[]): number {
-  const floor = (x: number) => Math.max(TIME_FLOOR_MS, x);
-  return mannWhitneyPValue(mannWhitneyU(base.map(floor), next.map(floor)), base.length, next.length);
+  return mannWhitneyPValue(mannWhitneyU(base.map(flooredTime), next.map(flooredTime)), base.length, next.length);
 }
 
 /** Geometric mean of positive numbers (NaN for none). */

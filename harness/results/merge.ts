@@ -168,7 +168,9 @@ const LF = 0x0a;
 const CR = 0x0d;
 const NEWLINE = Buffer.from('\n');
 
-const tempName = (base: string, pid: number) => `.${base}.merge-${pid}.tmp`;
+/** The names of merges' temporary files beside `base`: the prefix, then the merging process's id and `.tmp`. */
+const tempPrefix = (base: string) => `.${base}.merge-`;
+const tempName = (base: string, pid: number) => `${tempPrefix(base)}${pid}.tmp`;
 
 /**
  * Removes the temporary files that merges into `target` left when they were killed (Ctrl-C ends a
@@ -176,7 +178,7 @@ const tempName = (base: string, pid: number) => `.${base}.merge-${pid}.tmp`;
  * that are gone.
  */
 function removeLeftTemps(target: string): void {
-  const prefix = `.${basename(target)}.merge-`;
+  const prefix = tempPrefix(basename(target));
   let names: string[];
   try {
     names = readdirSync(dirname(target));

@@ -75,7 +75,7 @@ function calibrationPass(cases: LineCase[]): number {
 }
 
 /** The clock as this module found it, before any strategy that shares the thread could replace `performance.now`. */
-const clock = performance.now.bind(performance);
+export const clock = performance.now.bind(performance);
 
 /**
  * Milliseconds this thread takes for a fixed amount of line work (placement counts of 1024 partly

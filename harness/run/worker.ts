@@ -1,6 +1,7 @@
 import type { Puzzle } from '../../corpus/model.js';
 import { loadStrategy } from '../../solvers/strategies/registry.js';
-import { measureCalibration } from './calibration.js';
+// `now`: the clock as it was before any strategy loaded (a strategy shares the thread, and may replace `performance.now`).
+import { clock as now, measureCalibration } from './calibration.js';
 import { TaskMemory, threadCpuMs, threadCpuSince, USAGE_WARMUP } from './task-usage.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { deserialize } from 'node:v8';
@@ -47,10 +48,6 @@ export interface WorkerTask {
 
 /** The task's memory limit: the thread's heap limit, which `--memory` sets, for all it holds. */
 const LIMIT_MIB = resourceLimits.maxOldGenerationSizeMb ?? Infinity;
-
-
-/** The clock as it was before any strategy loaded: a strategy shares the thread, and may replace `performance.now`. */
-const now = performance.now.bind(performance);
 
 /** How often a worker re-measures the machine's speed, in ms: often enough to follow changing load, cheap (~3 ms). */
 const CALIBRATE_EVERY_MS = 1000;
