@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadDefinition } from '../../harness/config/definition.js';
 import { parseCsv } from '../../harness/results/csv.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -58,8 +59,11 @@ repeat: 2
   });
 
   it('reports a bad definition at its line, writes nothing and exits 2', () => {
-    const cases: [string, string][] = [
-      ['configurations:\n  - strategy: sat\ntimout: 5\n', ':3: timout: Unrecognized key: "timout"'],
+    // [text, message, through the CLI]: what loadDefinition finds is checked in this process, the rest
+    // (found once configurations load, or where the process's own stack decides) and one of each
+    // kind through the CLI, which must print that one line, write nothing and exit 2.
+    const cases: [string, string, boolean?][] = [
+      ['configurations:\n  - strategy: sat\ntimout: 5\n', ':3: timout: Unrecognized key: "timout"', true],
       ['configurations:\n  - strategy: sat\nrepeat: two\n', ':3: repeat: Invalid input: expected number, received string'],
       ['configurations:\n  - strategy: sat\n    params: [1]\n', ':3: configurations.0.params: Invalid input'],
       ['configurations:\n  - strategy: satt\n', ':2: configurations.0.strategy: unknown strategy "satt"'],
@@ -75,25 +79,30 @@ repeat: 2
       ['configurations:\n  - command: /bin/true\n    input: non\n    output: grid\n    env: {"A=B": x}\n', ':5: configurations.0.env.A=B: an environment variable name is not empty and holds no "=" nor NUL character'],
       ['configurations:\n  - command: /bin/true\n    input: non\n    output: grid\n    env: {__proto__: x}\n', ':5: configurations.0.env: "__proto__" is not an environment variable name'],
       // Problems found once the configurations are loaded are reported at the configuration too.
-      ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false'],
-      ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice'],
-      ['configurations:\n  - strategy: overlap\n  - strategy: overlap\n', ':3: configuration "overlap" is listed twice (give one of them a name of its own: `name: NAME` in its entry)'],
-      ['configurations:\n  - strategy: overlap\n  - strategy: sat\n    params: { probe: true, propagate: false }\n', ':3: sat: param probe=true needs propagate=true'],
-      ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module '],
-      ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of '],
+      ['configurations:\n  - strategy: overlap\n  - strategy: backtrack\n    params: { probing: maybe }\n', ':3: backtrack: param probing must be true/false', true],
+      ['configurations:\n  - { name: a, strategy: overlap }\n  - { name: a, strategy: backtrack }\n', ':3: configuration "a" is listed twice', true],
+      ['configurations:\n  - strategy: overlap\n  - strategy: overlap\n', ':3: configuration "overlap" is listed twice (give one of them a name of its own: `name: NAME` in its entry)', true],
+      ['configurations:\n  - strategy: overlap\n  - strategy: sat\n    params: { probe: true, propagate: false }\n', ':3: sat: param probe=true needs propagate=true', true],
+      ['configurations:\n  - module: ./nope.mjs\n', ':2: cannot load the strategy module ', true],
+      ['configurations:\n  - strategy: overlap\nworkers: 1000000000\n', ':3: workers: 1000000000 is above the limit of ', true],
       ['configurations:\n  - strategy: overlap\nwarmup: 1000\n', ':3: warmup: Too big'],
       // YAML's own traps: one line at the file, never a bare message or a Node warning.
-      ['configurations:\n  - strategy: *nope\n', ':2: not YAML or JSON: *nope names no anchor before it'],
+      ['configurations:\n  - strategy: *nope\n', ':2: not YAML or JSON: *nope names no anchor before it', true],
       ['configurations:\n  - strategy: sat\n? [a, b]\n: 1\n', ':1: a key must be a name, not a list or a mapping'],
       [
         `a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n${['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcd'[i]}`).join(', ')}]`).join('\n')}\nconfigurations:\n  - strategy: sat\n`,
         ':1: not YAML or JSON: Excessive alias count',
+        true,
       ],
-      [`${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`, ':1: not YAML or JSON: '],
-      [`a: ${'['.repeat(10000)}${']'.repeat(10000)}\n`, ':1: not YAML or JSON: nested too deeply'],
+      [`${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`, ':1: not YAML or JSON: ', true],
+      [`a: ${'['.repeat(10000)}${']'.repeat(10000)}\n`, ':1: not YAML or JSON: nested too deeply', true],
     ];
-    for (const [text, message] of cases) {
+    for (const [text, message, cli] of cases) {
       const { d, file } = workspace(text);
+      if (!cli) {
+        expect(() => loadDefinition(file), text).toThrow(`bench.yaml${message}`);
+        continue;
+      }
       const out = join(d, 'run.csv');
       const r = runCli('run', '--config', file, '--out', out, '--quiet');
       expect(r.code, text).toBe(2);
