@@ -21,6 +21,8 @@ export interface PoolOptions {
   filename?: string;
   /** Told once for each thread group whose warm-up failed: its threads measure cold from then on. */
   onColdThreads?: (line: string) => void;
+  /** Whether the built-in strategies' threads start at once (default) or at their first task: a run of plugins and external solvers alone never needs them. */
+  sharedAtStart?: boolean;
 }
 
 /** Extra time a strategy gets past its soft limit before its thread is terminated. */
@@ -152,7 +154,7 @@ export class SolverPool {
   private settleUntil = 0;
 
   constructor(readonly options: PoolOptions) {
-    this.shared = this.threads(options.workers);
+    this.shared = this.threads(options.sharedAtStart === false ? 0 : options.workers);
     const budget = rssBudget(process.memoryUsage.rss(), options);
     this.watchdog = setInterval(() => this.checkMemory(budget), 200);
     this.watchdog.unref();

@@ -4,7 +4,8 @@ import { loadCorpus } from '../../corpus/load.js';
 import { withoutGoal, type Puzzle } from '../../corpus/model.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import type { Params } from '../../solvers/api/params.js';
-import { resolveConfigurations, type ConfigSpec } from '../config/configurations.js';
+import { parseConfigItem, resolveConfigurations, type ConfigSpec } from '../config/configurations.js';
+import { isModuleSpecifier } from '../../solvers/strategies/registry.js';
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
@@ -80,12 +81,24 @@ export const DEFAULT_MEMORY_MB = 2048;
 export async function runCorpus(options: RunOptions): Promise<RunResult> {
   // The threads start first, so that their start-up overlaps with reading the corpus.
   const log = options.log ?? process.stderr;
-  const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, onColdThreads: (line) => log.write(`${line}\n`) });
+  const pool = new SolverPool({ workers: options.workers, memoryMb: options.memoryMb, sharedAtStart: runsBuiltIn(options.strategies), onColdThreads: (line) => log.write(`${line}\n`) });
   try {
     return await runOnPool(pool, options);
   } finally {
     await pool.close();
   }
+}
+
+/** Whether a configuration runs a built-in strategy (on the shared threads); one that does not parse is counted as one, to be refused later. */
+export function runsBuiltIn(specs: readonly (string | ConfigSpec)[]): boolean {
+  return specs.some((raw) => {
+    try {
+      const spec = typeof raw === 'string' ? parseConfigItem(raw) : raw;
+      return spec.external === undefined && !isModuleSpecifier(spec.strategy);
+    } catch {
+      return true;
+    }
+  });
 }
 
 async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResult> {
