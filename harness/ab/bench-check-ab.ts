@@ -1,5 +1,6 @@
-import { existsSync, renameSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import { baselineConfigurations, recordingRoot, refuseDifferentWarmup, withAdvisoryTime, type BenchCheckOptions } from '../compare/baseline.js';
@@ -82,8 +83,15 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   const root = await nonobenchCheckout(PACKAGE_ROOT);
   const base = await cachedBuild(root, commit, options.cacheDir, log);
   const next: Build = { label: 'this checkout', commit: runEnvironment().git_commit || 'unknown', dir: PACKAGE_ROOT, cli: cliOf(PACKAGE_ROOT) };
-  const cwd = recordingRoot(config.paths, options.baseline);
-  const runs = await abRounds(base, next, { runArgs, rounds: config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, log });
+  const found = recordingRoot(config.paths, options.baseline);
+  // Every path absolute: rerun from an empty folder, under which none of them lies (see recordingRoot).
+  const cwd = found ?? mkdtempSync(join(tmpdir(), 'nonobench-rerun-'));
+  let runs;
+  try {
+    runs = await abRounds(base, next, { runArgs, rounds: config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, log });
+  } finally {
+    if (found === undefined) rmSync(cwd, { recursive: true, force: true });
+  }
   // This checkout's rounds are the rerun, under the name the output shows.
   renameSync(runs.newCsv, out);
   const rerun = loadRunTable(out);

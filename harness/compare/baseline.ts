@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathSeenFrom } from '../../corpus/load.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import type { Params } from '../../solvers/api/params.js';
@@ -64,16 +66,21 @@ export interface BenchCheckResult {
 export const defaultCheckOut = () => defaultRunsPath('bench-check-');
 
 /**
- * The directory a baseline's relative puzzle paths were recorded from: the working directory when
- * they all exist there, else the package root (where the committed baseline is recorded), else an
- * error naming a missing one.
+ * The directory a baseline's puzzle paths were recorded from, so that the rerun records each path
+ * as the baseline did: the working directory when its relative paths all exist there and none of
+ * its absolute ones lies under it (the rerun would record that one relative), else the package root
+ * (where the committed baseline is recorded) on the same terms; undefined when every path is
+ * absolute and both hold some (rerun from an empty folder); else an error naming a missing one.
  */
-export function recordingRoot(paths: string[], file: string, cwd = process.cwd()): string {
+export function recordingRoot(paths: string[], file: string, cwd = process.cwd()): string | undefined {
   const files = paths.map((p) => p.replace(/#\d+$/, ''));
   const missingFrom = (root: string) => files.find((f) => !existsSync(resolve(root, f)));
+  const comesBack = (root: string) => files.every((f) => !isAbsolute(f) || pathSeenFrom(f, root) === f);
   const missing = missingFrom(cwd);
+  if (missing === undefined && comesBack(cwd)) return cwd;
+  if (missingFrom(PACKAGE_ROOT) === undefined && comesBack(PACKAGE_ROOT)) return PACKAGE_ROOT;
+  if (missing === undefined && files.every((f) => isAbsolute(f))) return undefined;
   if (missing === undefined) return cwd;
-  if (missingFrom(PACKAGE_ROOT) === undefined) return PACKAGE_ROOT;
   throw new Error(`${file}: puzzle ${missing} is not found from ${cwd} nor from ${PACKAGE_ROOT}`);
 }
 
@@ -122,7 +129,9 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
   refuseDifferentWarmup(config, options);
   const strategies = await baselineConfigurations(config, options);
   // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
-  const root = recordingRoot(config.paths, options.baseline);
+  const found = recordingRoot(config.paths, options.baseline);
+  // Absolute paths under the working directory would be recorded relative to it: an empty folder has none under it.
+  const root = found ?? mkdtempSync(join(tmpdir(), 'nonobench-rerun-'));
   const here = process.cwd();
   const out = resolve(options.out);
   process.chdir(root);
@@ -130,6 +139,7 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
     return await rerunAndCompare(baseline, config, strategies, { ...options, out });
   } finally {
     process.chdir(here);
+    if (found === undefined) rmSync(root, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../../corpus/grid.js';
@@ -60,6 +60,15 @@ describe('nonobench cnf', () => {
     const out = join(dir, 'p.cnf');
     expect(cli('cnf', PUZZLE, '--out', out).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(dimacsText());
+  });
+
+  it('writes to standard output for --out -, as convert does, and leaves no file named -', () => {
+    const dir = tmp();
+    cpSync(PUZZLE, join(dir, PUZZLE));
+    const r = spawnSync(process.execPath, [join(process.cwd(), CLI), 'cnf', PUZZLE, '--out', '-'], { encoding: 'utf8', cwd: dir });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(dimacsText());
+    expect(readdirSync(dir)).toEqual(['corpus']);
   });
 
   it('decodes a model of its CNF, in either answer format, into the goal', () => {

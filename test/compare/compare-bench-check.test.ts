@@ -6,6 +6,7 @@ import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from 
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../../harness/compare/compare.js';
 import { runCorpus } from '../../harness/run/run.js';
+import { readCsv, writeCsv } from '../../harness/results/csv.js';
 import { CLI, FAST_WORK, measureWork, PUZZLES, quietLog, SLOW, SLOWER_WORK, tmp } from '../helpers/slow-runs.js';
 
 
@@ -145,6 +146,24 @@ describe('bench-check', () => {
       cwd: elsewhere,
     });
     expect(run.stderr).toContain(join(elsewhere, 'rerun.csv'));
+    expect(JSON.parse(run.stdout).summary.pairs).toBe(2);
+    expect(run.status).toBe(0);
+  });
+
+  it('reruns a baseline of absolute paths so that they are recorded absolute again, though started above them', () => {
+    // A baseline recorded from outside this checkout names its puzzles by absolute paths; a rerun from
+    // a folder above them would record them relative, and no pair would match.
+    const absolute = CHECKED.map((p) => resolve(p));
+    expect(recordingRoot(absolute, 'b.csv')).toBeUndefined();
+    const outside = join(tmp(), 'outside.non');
+    writeFileSync(outside, '');
+    expect(recordingRoot([outside], 'b.csv')).toBe(process.cwd());
+    const { columns, records } = readCsv(baseline);
+    const recorded = join(tmp(), 'absolute.csv');
+    writeCsv(recorded, columns, records.map((r) => ({ ...r, puzzle_path: resolve(r.puzzle_path!) })));
+    const args = ['bench-check', '--baseline', recorded, '--plugin', resolve(SLOW), '--param', `work=${FAST_WORK}`];
+    const run = spawnSync('node', [resolve(CLI), ...args, '-q', '--format', 'json', '--run-out', join(tmp(), 'rerun.csv')], { encoding: 'utf8', cwd: PACKAGE_ROOT });
+    expect(run.stderr).not.toMatch(/shares no/);
     expect(JSON.parse(run.stdout).summary.pairs).toBe(2);
     expect(run.status).toBe(0);
   });
