@@ -111,28 +111,46 @@ const wide = (cp: number) =>
   (cp <= 0x115f || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
     (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd));
 
-/** Columns a text takes on a terminal, one per grapheme, two for a wide one. */
-export function displayWidth(text: string): number {
+/**
+ * Code units looked at per column of room: a grapheme is seldom longer, and Intl.Segmenter over a
+ * long text costs time and memory that grow faster than the text (a 20,000-character name took
+ * half a gigabyte).
+ */
+const UNITS_PER_COLUMN = 8;
+
+/** Columns a text takes on a terminal, one per grapheme, two for a wide one; counted to `limit` + 1 at most. */
+export function displayWidth(text: string, limit = Infinity): number {
+  if (text.length > (limit + 1) * UNITS_PER_COLUMN) return limit + 1;
   let w = 0;
-  for (const { segment } of new Intl.Segmenter().segment(text)) w += wide(segment.codePointAt(0)!) ? 2 : 1;
+  for (const { segment } of new Intl.Segmenter().segment(text)) {
+    w += wide(segment.codePointAt(0)!) ? 2 : 1;
+    if (w > limit) return limit + 1;
+  }
   return w;
 }
 
+const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
+
 /** `text` cut in the middle to at most `width` columns, with `…` where it was cut (start and end kept: names often differ at the end). */
 export function shorten(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  const parts = [...new Intl.Segmenter().segment(text)].map((s) => s.segment);
+  if (displayWidth(text, width) <= width) return text;
+  // Only the two ends can show: a long text is segmented there alone, less the grapheme each slice may have cut.
+  const reach = (width + 1) * UNITS_PER_COLUMN;
+  const long = text.length > 2 * reach;
+  const front = long ? graphemes(text.slice(0, reach)).slice(0, -1) : graphemes(text);
+  const back = long ? graphemes(text.slice(-reach)).slice(1) : front;
   let head = '';
   let tail = '';
   let i = 0;
-  let j = parts.length - 1;
-  for (let room = width - 1, turn = 0; i <= j; turn++) {
-    const next = turn % 2 === 0 ? parts[i]! : parts[j]!;
+  let j = back.length - 1;
+  // The two ends never meet in a long text: they hold more graphemes than fit.
+  for (let room = width - 1, turn = 0; long ? i < front.length && j >= 0 : i <= j; turn++) {
+    const next = turn % 2 === 0 ? front[i]! : back[j]!;
     const w = displayWidth(next);
     if (w > room) break;
     room -= w;
-    if (turn % 2 === 0) head += parts[i++]!;
-    else tail = parts[j--]! + tail;
+    if (turn % 2 === 0) head += front[i++]!;
+    else tail = back[j--]! + tail;
   }
   return `${head}…${tail}`;
 }
@@ -188,15 +206,15 @@ export function summaryTable(rows: StrategySummary[], basis: TimeBasis, width = 
     { columns: [...head, ...grouped, ...tail], note: ' limit: timeout, memory or too-large; failed: wrong or error.' },
     { columns: [...head, ...unsolved, ...tail], note: ' unsolved: any other status.' },
   ];
-  const widthOf = (c: Column) => Math.max(...c.header.split('\n').map(displayWidth), ...rows.map((r) => displayWidth(c.cell(r))));
-  const longest = Math.max(6, ...names.map(displayWidth));
+  const widthOf = (c: Column) => Math.max(...c.header.split('\n').map((line) => displayWidth(line)), ...rows.map((r) => displayWidth(c.cell(r))));
+  const longest = Math.max(6, ...names.map((n) => displayWidth(n, width)));
   const roomOf = (layout: (typeof layouts)[number]) => width - layout.columns.reduce((w, c) => w + widthOf(c) + 2, 0);
   // Full names are worth the dead ends column; statuses merge only to keep names MIN_NAME_WIDTH wide.
   const chosen =
     layouts.slice(0, 2).find((l) => roomOf(l) >= longest) ?? layouts.find((l) => roomOf(l) >= Math.min(longest, MIN_NAME_WIDTH)) ?? layouts[layouts.length - 1]!;
   const room = roomOf(chosen);
   const nameWidth = Math.max(6, Math.min(longest, room));
-  const cut = names.some((n) => displayWidth(n) > nameWidth);
+  const cut = names.some((n) => displayWidth(n, nameWidth) > nameWidth);
   const header = ['\nconfig', ...chosen.columns.map((c) => (c.header.includes('\n') ? c.header : `\n${c.header}`))];
   const body = rows.map((r, i) => [shorten(names[i]!, nameWidth), ...chosen.columns.map((c) => c.cell(r))]);
   const what = basis === 'cpu' ? 'CPU time (cpu_ms)' : 'wall time (time_ms)';

@@ -13,7 +13,7 @@ const row = (status: RowStatus, time_ms: number | '', cpu_ms: number | '' = '', 
 });
 
 /** Each printed line fits, measured as a terminal shows it. */
-const widest = (text: string) => Math.max(...text.split('\n').map(displayWidth));
+const widest = (text: string) => Math.max(...text.split('\n').map((line) => displayWidth(line)));
 
 describe('run summary', () => {
   it('counts statuses and scores solved tasks only, configurations in the given order', () => {
@@ -187,5 +187,35 @@ describe('the summary table fits an 80-column terminal', () => {
         }
       }),
     );
+  });
+
+  it('cuts a name of thousands of characters as it cuts a short one, looking at its two ends alone', () => {
+    // The whole name segmented, as the cut was made before (its time and memory grew faster than the name).
+    const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (g) => g.segment);
+    const columns = (g: string) => displayWidth(g);
+    function wholeCut(name: string, width: number): string {
+      const parts = graphemes(name);
+      if (parts.reduce((w, g) => w + columns(g), 0) <= width) return name;
+      let [head, tail, i, j] = ['', '', 0, parts.length - 1];
+      for (let room = width - 1, turn = 0; i <= j; turn++) {
+        const next = turn % 2 === 0 ? parts[i]! : parts[j]!;
+        if (columns(next) > room) break;
+        room -= columns(next);
+        if (turn % 2 === 0) head += parts[i++]!;
+        else tail = parts[j--]! + tail;
+      }
+      return `${head}…${tail}`;
+    }
+    fc.assert(
+      fc.property(fc.array(nameArb, { minLength: 20, maxLength: 60 }), fc.integer({ min: 3, max: 60 }), (pieces, width) => {
+        const name = pieces.join('');
+        expect(shorten(name, width)).toBe(wholeCut(name, width));
+        expect(displayWidth(name, width)).toBe(Math.min(width + 1, displayWidth(name)));
+      }),
+      { numRuns: 200 },
+    );
+    const huge = `${'y'.repeat(100_000)}😀${'z'.repeat(100_000)}`;
+    expect(shorten(huge, 21)).toBe(`${'y'.repeat(10)}…${'z'.repeat(10)}`);
+    expect(summaryTable([summaryRow(huge, 1, { unique: 1 }, 1, 1, 1)], 'cpu')).toContain('…');
   });
 });
