@@ -6,6 +6,7 @@ import { isModuleSpecifier, strategyNames } from '../../solvers/strategies/regis
 import { UsageError } from '../io/thrown.js';
 import { MAX_WARMUP } from '../config/limits.js';
 import { clip } from '../../corpus/errors.js';
+import { typedParam } from '../../solvers/api/params.js';
 
 // commander argument parsers that reject bad values with a one-line message (commander adds the option and the help hint).
 
@@ -94,8 +95,7 @@ export function collectParam(
   const eq = value.indexOf('=');
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
   const raw = value.slice(eq + 1);
-  const parsed = raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) && String(Number(raw)) === raw ? Number(raw) : raw;
-  return { ...previous, [value.slice(0, eq)]: parsed };
+  return { ...previous, [value.slice(0, eq)]: typedParam(raw) };
 }
 
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { ParamError, strategyParams, type Params } from '../../solvers/api/params.js';
+import { ParamError, strategyParams, typedParam, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { oneLine, thrownMessage, UsageError } from '../io/thrown.js';
 import { InputError } from '../../corpus/errors.js';
@@ -115,6 +115,15 @@ export function configSpec(strategy: string, params: Params = {}, name?: string)
   return spec;
 }
 
+/** An item's values as `--param` types them (its name, made from the values as written, is kept). */
+function withTypedParams(item: ParsedItem): ParsedItem {
+  if (!item.params) return item;
+  const params: Params = {};
+  for (const [k, v] of Object.entries(item.params))
+    Object.defineProperty(params, k, { value: typeof v === 'string' ? typedParam(v) : v, enumerable: true, writable: true, configurable: true });
+  return Object.assign(item, { params });
+}
+
 /** A whole `--strategies` list: comma-separated items, `all` standing for every built-in strategy. */
 export function parseConfigList(list: string): ConfigSpec[] {
   const items = list
@@ -122,7 +131,7 @@ export function parseConfigList(list: string): ConfigSpec[] {
     .map((s) => s.trim())
     .filter(Boolean);
   if (items.length === 0) throw new UsageError('--strategies names no strategy');
-  return items.flatMap((item) => (item === 'all' ? strategyNames().map((strategy) => ({ strategy })) : [parseConfigItem(item)]));
+  return items.flatMap((item) => (item === 'all' ? strategyNames().map((strategy) => ({ strategy })) : [withTypedParams(parseConfigItem(item))]));
 }
 
 /**
@@ -148,7 +157,8 @@ export async function resolveConfigurations(specs: readonly (string | ConfigSpec
   };
   let paramFromCommandLine = false;
   for (const raw of specs) {
-    const item: ParsedItem = typeof raw === 'string' ? parseConfigItem(raw) : raw;
+    // Values written in an item are text: read as `--param` reads them, so `:tries=5` and `--param tries=5` mean the same.
+    const item: ParsedItem = typeof raw === 'string' ? withTypedParams(parseConfigItem(raw)) : raw;
     try {
       await resolveOne(item);
     } catch (err) {

@@ -55,6 +55,9 @@ const CALIBRATE_EVERY_MS = 1000;
 let calibMs = measureCalibration();
 let calibratedAt = now();
 
+/** structuredClone as it was before any strategy loaded (a strategy shares the thread, and may replace it). */
+const clone = structuredClone;
+
 const strategies = new Map<string, Promise<Strategy>>();
 /** Whether this thread has run its warm-up (or started it: a failed one is not tried again). */
 let warmedUp = false;
@@ -170,7 +173,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   }
   let copy: unknown;
   try {
-    copy = structuredClone(reply); // what postMessage will do; ~10 µs for a 25×25 result
+    copy = clone(reply); // what postMessage will do; ~10 µs for a 25×25 result
   } catch (err) {
     throw new Error(`its result cannot be sent from the worker: ${thrownMessage(err)}`);
   }
@@ -223,10 +226,13 @@ async function measuredRun(task: WorkerTask): Promise<WorkerReply> {
     if (memory.over !== undefined) throw new Error(memory.over);
     return value;
   };
-  for (let i = 0; i < task.warmup; i++) checked(await warmUpSolve(strategy, task.puzzle, task.params, task, memory, WARMUP_SOLVE_MS));
+  // Each solve gets a puzzle of its own, copied before its clock starts: a strategy that changes the
+  // puzzle it is given (reverses its rows, uses a clue as scratch) must not hand that to the next solve.
+  for (let i = 0; i < task.warmup; i++) checked(await warmUpSolve(strategy, clone(task.puzzle), task.params, task, memory, WARMUP_SOLVE_MS));
+  const puzzle = clone(task.puzzle);
   const cpuBefore = threadCpuMs();
   const start = now();
-  let result = strategy.solve(task.puzzle, {
+  let result = strategy.solve(puzzle, {
     maxSolutions: task.maxSolutions,
     shouldStop: memory.watch(deadlineAfter(task.timeoutMs)),
     ...(task.params ? { params: task.params } : {}),

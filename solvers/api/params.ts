@@ -84,6 +84,15 @@ export function paramDeclarationProblem(params: unknown): string | undefined {
 /** A bad parameter name or value: a usage error of the command that was given it. */
 export class ParamError extends Error {}
 
+/**
+ * A value written as text (`--param key=value`, `STRATEGY:key=value`): `true`, `false` and numbers
+ * written as JavaScript writes them (`300`, `-2`, `0.5`) become booleans and numbers, as a strategy
+ * that declares no parameters gets them; anything else stays text for the strategy's own parser.
+ */
+export function typedParam(raw: string): ParamValue {
+  return raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) && String(Number(raw)) === raw ? Number(raw) : raw;
+}
+
 const TRUE_WORDS = new Set(['true', '1', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'off']);
 
@@ -107,7 +116,7 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
       if (raw === false || FALSE_WORDS.has(text)) return false;
       break;
     case 'integer': {
-      const n = typeof raw === 'number' ? raw : /^\d+$/.test(text) ? Number(text) : NaN;
+      const n = typeof raw === 'number' ? raw : /^(\d+|-[1-9]\d*)$/.test(text) ? Number(text) : NaN;
       if (Number.isSafeInteger(n) && n >= spec.min && (spec.max === undefined || n <= spec.max)) return n;
       break;
     }

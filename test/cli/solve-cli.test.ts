@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../helpers/temp-dirs.js';
-import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 
 const DANCER = 'corpus/puzzles/webpbn/1.non';
 const DANCER_GOAL = '01100011010010101110101001010000110010100101111000';
@@ -94,6 +95,14 @@ describe('nonobench solve', () => {
     expect(code).toBe(1);
     expect(err).toBe('nonobench: strategy loop-forever stopped at the hard time limit (1.5 s) without returning\n');
     expect(performance.now() - started).toBeLessThan(20_000); // not the spawn's 30 s limit
+  });
+
+  it('calls a result that cannot be recorded a failed solve (exit 1), in a thread of its own or, without a time limit, in this one', () => {
+    for (const timeout of ['0', '5']) {
+      const r = spawnSync(process.execPath, [CLI, 'solve', DANCER, '-s', 'test/fixtures/harness/unsendable-result.mjs', '--timeout', timeout], { encoding: 'utf8', env: { ...process.env, ACT: 'getter' } });
+      expect(r.stderr, timeout).toMatch(/^nonobench: strategy unsendable failed: its result cannot be (recorded|sent from the worker): boom getter\n$/);
+      expect(r.status, timeout).toBe(1);
+    }
   });
 
   it('exits 2 on bad input', () => {

@@ -141,3 +141,38 @@ describe('plugin modules are imported only in threads of their own', () => {
     expect(rows.filter((row) => row.strategy === 'overlap').map((row) => row.status)).toEqual(['unique', 'unique']);
   });
 });
+
+describe("a plugin's faults stay its own", () => {
+  const FIX = 'test/fixtures/harness';
+
+  it('a solve that turns the puzzle it is given upside down never hands it to the next solve, warm-up or measured', () => {
+    const out = join(dir(), 'upside-down.csv');
+    const r = runCli('run', `${FIX}/tiny.json#1-4`, '-s', `${FIX}/solves-upside-down.mjs,backtrack`, '--warmup', '1', '--workers', '1', '--timeout', '20', '--out', out, '--quiet');
+    expect([r.code, r.err]).toEqual([0, '']);
+    const rows = parseCsv(readFileSync(out, 'utf8')).records;
+    const statuses = (strategy: string) => rows.filter((row) => row.strategy === strategy).map((row) => `${row.puzzle_id} ${row.status} ${row.verified}`).sort();
+    expect(statuses('upside-down')).toHaveLength(4);
+    expect(statuses('upside-down')).toEqual(statuses('backtrack'));
+  });
+
+  it('a result that cannot be sent is an error row at once, though the plugin replaced structuredClone', () => {
+    const out = join(dir(), 'unsendable.csv');
+    const started = performance.now();
+    const r = runCli('run', `${FIX}/tiny.json#1`, '-s', `${FIX}/unsendable-result.mjs`, '--warmup', '0', '--timeout', '30', '--out', out, '--quiet');
+    expect(performance.now() - started).toBeLessThan(25_000); // not the hard limit's 37.5 s
+    expect(r.code).toBe(1);
+    const [row] = parseCsv(readFileSync(out, 'utf8')).records;
+    expect([row!.status, row!.error]).toEqual(['error', expect.stringMatching(/^its result cannot be sent from the worker: .*could not be cloned/)]);
+  });
+
+  it('values written in STRATEGY:key=value reach a plugin that declares no params typed as --param types them', () => {
+    const written = join(dir(), 'written.csv');
+    const given = join(dir(), 'given.csv');
+    const common = [`${FIX}/tiny.json#1`, '--warmup', '0', '--quiet'];
+    expect(runCli('run', ...common, '-s', `${FIX}/always-solved.mjs:tries=5:flag=false:mode=fast:ratio=0.5`, '--max-solutions', '1', '--out', written).code).toBe(0);
+    expect(runCli('run', ...common, '-s', `${FIX}/always-solved.mjs`, '--param', 'tries=5', '--param', 'flag=false', '--param', 'mode=fast', '--param', 'ratio=0.5', '--max-solutions', '1', '--out', given).code).toBe(0);
+    const params = (file: string) => JSON.parse(parseCsv(readFileSync(file, 'utf8')).records[0]!.params!);
+    expect(params(written)).toEqual({ tries: 5, flag: false, mode: 'fast', ratio: 0.5 });
+    expect(params(given)).toEqual(params(written));
+  });
+});

@@ -90,6 +90,18 @@ describe('declared parameters', () => {
     expect(message).toBe('many: unknown param "q" (its params: p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 and 28 more; `nonobench strategies` describes them)');
   });
 
+  it('reads a negative whole number from its text, where a declaration allows one, and refuses -0 and a sign on zero', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1 }).map((x) => x), (min, span, pick) => {
+        const spec: ParamSpec = { name: 'offset', type: 'integer', min, max: min + span, default: min, meaning: 'a signed offset' };
+        const v = pick === 0 ? min : min + span;
+        expect(resolveParams('s', [spec], { offset: String(v) }).offset).toBe(v);
+      }),
+    );
+    const signed: ParamSpec = { name: 'offset', type: 'integer', min: -10, max: 10, default: 0, meaning: 'a signed offset' };
+    for (const bad of ['-0', '+3', '--2', '-', '-02', '- 2']) expect(() => resolveParams('s', [signed], { offset: bad }), bad).toThrow(ParamError);
+  });
+
   it('refuses values outside a declaration, saying what is allowed', () => {
     const spec: ParamSpec = { name: 'n', type: 'integer', min: 2, max: 5, default: 3, meaning: 'a count' };
     for (const bad of [1, 6, 2.5, '3x', '', ' ', '-3', '0x3', '1e1', true])

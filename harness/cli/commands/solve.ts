@@ -161,6 +161,12 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
       throw failed(strategy.name, thrownMessage(err));
     }
     timeMs = performance.now() - started;
+    try {
+      // Plain data, as a worker thread would send it: a getter that throws is the strategy's failure, as in `run`.
+      result = structuredClone(result);
+    } catch (err) {
+      throw failed(strategy.name, `its result cannot be recorded: ${thrownMessage(err)}`);
+    }
   }
 
   const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
