@@ -2,6 +2,7 @@ import { countKnown, describeViolation, verifyGrid } from '../../corpus/grid.js'
 import { EMPTY, UNKNOWN, type Grid, type Puzzle } from '../../corpus/model.js';
 import { SOLVE_STATUSES, type SolveResult } from '../../solvers/api/types.js';
 import type { Judged } from './row.js';
+import { isAnswer } from './scores.js';
 import type { TaskOutcome } from './outcome.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
 
@@ -106,8 +107,11 @@ const blankCounters = {
   extra: '',
 } as const;
 
-/** Turns a task's outcome into the measured fields of its row (`maxSolutions`: what the task asked for). */
-export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: number): Judged {
+/**
+ * Turns a task's outcome into the measured fields of its row (`maxSolutions`: what the task asked
+ * for; `timeoutMs`: its time limit).
+ */
+export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: number, timeoutMs = Infinity): Judged {
   switch (outcome.kind) {
     case 'killed':
       return { status: 'timeout', verified: '', time_ms: round3(outcome.elapsedMs), ...blankCounters, error: outcome.message ?? 'stopped at the hard time limit' };
@@ -120,12 +124,25 @@ export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: numbe
   const failed = (problem: string): Judged => ({ status: 'error', verified: '', time_ms: round3(timeMs), ...blankCounters, error: problem });
   try {
     const shapeProblem = malformed(puzzle, result, maxSolutions);
-    return shapeProblem ? failed(shapeProblem) : judgeResult(puzzle, result, timeMs, maxSolutions);
+    return shapeProblem ? failed(shapeProblem) : overTime(judgeResult(puzzle, result, timeMs, maxSolutions), timeMs, timeoutMs);
   } catch (err) {
     // A plugin's result is outside code (a getter may throw): one error row, never a stopped run.
     return failed(`its result cannot be recorded: ${oneLine(thrownMessage(err))}`);
   }
 }
+
+/**
+ * An answer that came after the time limit, from a strategy that does not poll it or a program that
+ * ended past it, is no answer: over the limit is unsolved, as in the SAT competitions, so that a
+ * strategy gains nothing from the grace before the hard limit. It is checked all the same (a wrong
+ * one stays wrong), and its counters are kept.
+ */
+export function overTime<T extends Pick<Judged, 'status' | 'error'>>(judged: T, timeMs: number, timeoutMs: number): T {
+  if (!(timeMs > timeoutMs) || !isAnswer(judged.status)) return judged;
+  return { ...judged, status: 'timeout', error: `answered ${judged.status} after the time limit (${seconds(timeMs)} s, the limit ${seconds(timeoutMs)} s)` };
+}
+
+const seconds = (ms: number) => String(Math.round(ms) / 1000);
 
 function judgeResult(puzzle: Puzzle, result: SolveResult, timeMs: number, maxSolutions?: number): Judged {
   const m = result.metrics;

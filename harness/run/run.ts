@@ -169,7 +169,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   const failures: string[] = [];
   let failureCount = 0;
   const record = (task: Task, outcome: TaskOutcome) => {
-    const judged = judge(task.puzzle, outcome, options.maxSolutions);
+    const judged = judge(task.puzzle, outcome, options.maxSolutions, timeoutMs);
     const { config } = task;
     const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, strategyFile: config.file, rep: task.rep, params: config.paramsText };
     const reply = outcome.kind === 'done' ? outcome.reply : undefined;

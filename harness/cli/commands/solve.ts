@@ -7,7 +7,7 @@ import { renderSvg, renderTerminal } from '../../../corpus/render.js';
 import type { Params } from '../../../solvers/api/params.js';
 import { loadStrategy } from '../../../solvers/strategies/registry.js';
 import { solveOptions, type SolveResult } from '../../../solvers/api/types.js';
-import { checkAnswer, malformed } from '../../results/verify.js';
+import { checkAnswer, malformed, overTime } from '../../results/verify.js';
 import { hardLimitMs, SolverPool, taskLimitMs } from '../../run/pool.js';
 import { resolveConfigurations } from '../../config/configurations.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
@@ -173,6 +173,12 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   for (const line of wrong) process.stderr.write(`wrong: ${oneLine(line)}\n`);
   if (wrong.length > 0) process.exitCode = EXIT_FAILED;
   if (malformed(puzzle, result, opts.maxSolutions)) return;
+  // An answer after the time limit is none, as in `run`.
+  const late = wrong.length === 0 ? overTime({ status: result.status, error: '' }, timeMs, opts.timeout > 0 ? opts.timeout * 1000 : Infinity) : undefined;
+  if (late && late.status !== result.status) {
+    process.stderr.write(`nonobench: ${late.error}\n`);
+    result = { ...result, status: 'timeout' };
+  }
 
   const { width, height } = puzzle;
   const [first, second] = result.solutions;
