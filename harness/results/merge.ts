@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { openMayWait } from '../../corpus/stop-signals.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../corpus/errors.js';
@@ -81,12 +81,18 @@ class PairCodes {
 export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   // A run still writing OUT would go on writing the file this replaces: its later rows would be lost.
   refuseIfLocked(out);
+  // What OUT is now: a run that writes it while the inputs are read (merge holds no lock) must not be replaced.
+  const before = statSync(out, { throwIfNoEntry: false });
   let columns: string[] | undefined;
   const records = new Records();
   const pairs = new PairCodes();
   const scans: CsvScan[] = [];
+  const identities: { dev: number; ino: number }[] = [];
   inputs.forEach((input, k) => {
     const first = records.size;
+    // The file as read now: the second pass must read the same file, not one written over it since.
+    const stats = statSync(input, { throwIfNoEntry: false });
+    if (stats) identities[k] = { dev: stats.dev, ino: stats.ino };
     let at: Record<string, number> = {};
     const scan = scanCsvFile(
       input,
@@ -119,7 +125,7 @@ export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   });
   const { kept, duplicates } = firstOfEachTask(records, pairs.count);
   const order = byTask(records, kept);
-  writeMerged(out, inputs, scans, columns ?? [], records, order);
+  writeMerged(out, inputs, scans, columns ?? [], records, order, before, identities);
   return { rows: order.length, duplicates };
 }
 
@@ -165,6 +171,13 @@ function byTask(records: Records, kept: Uint32Array): Uint32Array {
 }
 
 const LF = 0x0a;
+
+/** An input written (truncated, replaced or rewritten) between merge's two passes. */
+const changedInput = (input: string) => new InputError(input, 0, 'changed while the merge read it (a run writing it?): nothing was written; merge again once it is done');
+
+/** Whether record i must end in an LF byte: every record but possibly its file's last, in a file of one-byte line ends. */
+const endsInLf = (records: Records, i: number, scan: CsvScan) =>
+  (scan.encoding === 'utf-8' || scan.encoding === 'windows-1252') && (records.end[i]! < scan.validBytes || scan.lastEol);
 const CR = 0x0d;
 const NEWLINE = Buffer.from('\n');
 
@@ -205,7 +218,7 @@ function isAlive(pid: number): boolean {
 /** Most input files held open at once while records are read back. */
 const MAX_OPEN = 256;
 
-function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: string[], records: Records, order: Uint32Array): void {
+function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: string[], records: Records, order: Uint32Array, before?: Stats, identities: { dev: number; ino: number }[] = []): void {
   ensureParentDir(out);
   // A device or pipe (`/dev/stdout`) is written as it is; a link to a file keeps linking to the file written.
   const existing = statSync(out, { throwIfNoEntry: false });
@@ -228,6 +241,12 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
         open.delete(oldest);
       }
       fd = openSync(inputs[k]!, 'r');
+      const now = fstatSync(fd);
+      const was = identities[k];
+      if (was && (now.dev !== was.dev || now.ino !== was.ino)) {
+        closeSync(fd);
+        throw changedInput(inputs[k]!);
+      }
     }
     open.set(k, fd);
     return fd;
@@ -243,7 +262,10 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
       const start = records.start[i]!;
       const length = records.end[i]! - start;
       if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
-      let bytes = buffer.subarray(0, readSync(fdOf(k), buffer, 0, length, start));
+      const read = readSync(fdOf(k), buffer, 0, length, start);
+      // Fewer bytes than the first pass found, or a record no longer ending its line: the file was written meanwhile.
+      if (read !== length || (endsInLf(records, i, scans[k]!) && buffer[length - 1] !== LF)) throw changedInput(inputs[k]!);
+      let bytes = buffer.subarray(0, read);
       const encoding = scans[k]!.encoding;
       if (encoding !== 'utf-8') bytes = Buffer.from(decodeCsvBytes(bytes, encoding), 'utf8');
       // The record without its line end.
@@ -258,7 +280,14 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
     }
     writer.flush();
     closeSync(outFd);
-    if (!direct) renameSync(temp, target);
+    if (!direct) {
+      // A run that began writing OUT since the merge started (or wrote and ended): its rows would be lost.
+      refuseIfLocked(out);
+      const now = statSync(target, { throwIfNoEntry: false });
+      const same = now === undefined ? before === undefined : before !== undefined && now.ino === before.ino && now.dev === before.dev && now.size === before.size && now.mtimeMs === before.mtimeMs;
+      if (!same) throw new Error(`${out}: written by another process while the merge ran (a nonobench run?): left as it is; merge again once it is done`);
+      renameSync(temp, target);
+    }
     done = true;
   } finally {
     for (const fd of open.values()) closeSync(fd);

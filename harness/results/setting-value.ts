@@ -5,7 +5,8 @@ const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', '
 
 /** A value as compared: numbers by value (`10` = `10.0`), params as JSON with sorted keys, else the text. */
 export function canonicalSetting(column: RunColumn, text: string): string {
-  if (text === '') return '';
+  // No time limit is written empty (`--timeout 0`) and read as 0 too (report, --resume): the same setting.
+  if (text === '') return column === 'timeout_s' ? '0' : '';
   if (NUMERIC.has(column)) return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : text;
   if (column !== 'params') return text;
   try {

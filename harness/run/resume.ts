@@ -27,7 +27,7 @@ export interface RecordedRun {
   path: string;
   /** resumeKey of each recorded task → the line of its row. */
   tasks: Map<string, number>;
-  /** Each setting's values (as compared: see settingValue) → the line of the first row with it. */
+  /** Each setting's values (as compared: see canonicalSetting) → the line of the first row with it. */
   settings: Record<Setting, Map<string, number>>;
   /** Per configuration, its params as recorded → the line of the first row with them. */
   params: Map<string, Map<string, number>>;
@@ -37,8 +37,6 @@ export interface RecordedRun {
   paths: Map<string, { task: number; line: number }>;
 }
 
-/** A setting as compared (as compare does); an empty time limit (none) is 0, as `--timeout 0` says. */
-const settingValue = (setting: Setting, text: string): string => (setting === 'timeout_s' && text === '' ? '0' : canonicalSetting(setting, text));
 
 /**
  * Params as compared (as compare does): JSON with its keys sorted. An external solver's command
@@ -106,11 +104,13 @@ export function recordedTasks(path: string): RecordedRun {
         if (!(err instanceof CsvValueError)) throw err;
         badValue ??= new InputError(path, row.line, `cannot resume: ${err.message}`);
       }
-      recorded.tasks.set(resumeKey(f[at.puzzle_id]!, f[at.task]!, f[at.config]!, f[at.rep]!), row.line);
+      // Numbers as the run writes them (`007` is task 7), or a recorded task would not be known and would run again.
+      const whole = (text: string) => (/^\d+$/.test(text) ? String(Number(text)) : text);
+      recorded.tasks.set(resumeKey(f[at.puzzle_id]!, whole(f[at.task]!), f[at.config]!, whole(f[at.rep]!)), row.line);
       if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, { task: Number(f[at.task]), line: row.line });
       for (const setting of Object.keys(SETTINGS) as Setting[]) {
         const values = recorded.settings[setting];
-        const value = settingValue(setting, f[at[setting]]!);
+        const value = canonicalSetting(setting, f[at[setting]]!);
         if (!values.has(value)) values.set(value, row.line);
       }
       let programs = recorded.programs.get(f[at.config]!);

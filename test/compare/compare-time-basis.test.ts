@@ -161,6 +161,15 @@ describe('compare: runs with different settings', () => {
     ]);
   });
 
+  it('takes no time limit written empty (as run writes it) and written 0 for the same setting', () => {
+    const none = csvOf('none.csv', records({ over: { timeout_s: '' } }));
+    const zero = csvOf('zero.csv', records({ over: { timeout_s: '0' } }));
+    expect(compareRuns(none, zero, opts()).settings.differences).toEqual([]);
+    expect(refusal(csvOf('new.csv', records({ over: { timeout_s: '' } }))).lines('compare')).toEqual([
+      'compare: base.csv and new.csv differ in timeout_s: 10 vs none; give --allow-different to compare them anyway',
+    ]);
+  });
+
   it("only notes a built-in strategy's parameter one run does not record (added since) when the other has it at its default", () => {
     const run = (name: string, params: string, strategy = 'backtrack', strategyFile = '') =>
       csvOf(name, records().map((r) => ({ ...r, strategy_file: '', ...(r.config === 'slow' ? { strategy, params, strategy_file: strategyFile } : {}) })));

@@ -54,6 +54,19 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('takes task and rep numbers as numbers, however written (007 is task 7), and a time limit of none written 0 or empty as one', () => {
+    const { file } = interrupted(6, '-s', 'backtrack,overlap', '--repeat', '2', '--timeout', '0');
+    const { columns, records } = parseCsv(readFileSync(file, 'utf8'));
+    expect(records.every((row) => row.timeout_s === '')).toBe(true);
+    writeCsv(file, columns, records.map((row, i) => ({ ...row, task: `00${row.task}`, rep: `0${row.rep}`, timeout_s: i % 2 === 0 ? '0' : '' })));
+    const r = runCli('run', TINY, '-s', 'backtrack,overlap', '--repeat', '2', '--timeout', '0', '--resume', file, '--quiet');
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(r.out).toContain('(6 already recorded, skipped)');
+    const keys = parseCsv(readFileSync(file, 'utf8')).records.map((row) => `${Number(row.task)}|${row.puzzle_id}|${row.config}|${Number(row.rep)}`);
+    expect(keys).toHaveLength(8 * 2 * 2);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   it('rows that no reader takes (an unknown status, a time that is no plain decimal), as compare and report refuse them', () => {
     for (const [column, value, message] of [
       ['status', 'bogus', 'column status: unknown status "bogus"'],
