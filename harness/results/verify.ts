@@ -34,15 +34,18 @@ export function malformed(puzzle: Puzzle, r: SolveResult, maxSolutions?: number)
   for (const name of STRATEGY_COUNTERS) {
     const v: unknown = m[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0))
-      return `strategy returned metrics.${name} = ${oneLine(String(v)).slice(0, 40)}, not a whole number ≥ 0`;
+      return `strategy returned metrics.${name} = ${oneLine(typeof v === 'string' ? JSON.stringify(v) : String(v)).slice(0, 40)}, not a whole number ≥ 0`;
   }
   if (m.extra !== undefined) {
     if (m.extra === null || typeof m.extra !== 'object' || Array.isArray(m.extra)) return 'strategy returned metrics.extra that is not an object';
+    let json: string | undefined;
     try {
-      JSON.stringify(m.extra);
+      json = JSON.stringify(m.extra);
     } catch (err) {
       return `strategy returned metrics.extra that cannot be written as JSON (${oneLine(err instanceof Error ? err.message : String(err))})`;
     }
+    // A String or Date object, or one whose toJSON gives no object, is written as something else.
+    if (!json?.startsWith('{')) return 'strategy returned metrics.extra that is not an object';
   }
   return null;
 }

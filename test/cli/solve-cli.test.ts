@@ -105,6 +105,14 @@ describe('nonobench solve', () => {
     }
   });
 
+  it('calls a result of the wrong shape an error, as run records it, and a wrong answer wrong (exit 1 both)', () => {
+    const FIX = 'test/fixtures/harness-robustness';
+    const shape = run('solve', `${FIX}/cross.non`, '-s', `${FIX}/bad-metrics.mjs`, '--param', 'mode=negative');
+    expect([shape.code, shape.err]).toEqual([1, 'error: strategy returned metrics.deadEnds = -5, not a whole number ≥ 0\n']);
+    const wrong = run('solve', DANCER, '-s', 'test/fixtures/harness/wrong-answer.mjs');
+    expect([wrong.code, wrong.err.split(':')[0]]).toEqual([1, 'wrong']);
+  });
+
   it('exits 2 on bad input', () => {
     expect(run('solve', join(dir, 'missing.non'), '-s', 'enumeration').code).toBe(2);
     expect(run('solve', DANCER, '-s', 'no-such-strategy').code).toBe(2);

@@ -87,8 +87,8 @@ describe('run: a strategy that turns on the thread it shares gets a row of its o
 });
 
 describe('run: results no CSV reader could take give error rows', () => {
-  it('refuses extra that is not JSON, counters that are not whole numbers ≥ 0, and more solutions than asked', async () => {
-    const modes = ['bigint', 'cycle', 'negative', 'fraction', 'nan', 'too-many'];
+  it('refuses extra that is not a JSON object, counters that are not whole numbers ≥ 0, and more solutions than asked', async () => {
+    const modes = ['bigint', 'cycle', 'negative', 'fraction', 'nan', 'text', 'string-object', 'date', 'too-many'];
     const errors: string[] = [];
     for (const mode of modes) {
       const { exitCode, rows } = await rowsOf({ strategies: [`${FIX}/bad-metrics.mjs`, 'overlap'], params: { mode } });
@@ -105,6 +105,9 @@ describe('run: results no CSV reader could take give error rows', () => {
       'strategy returned metrics.deadEnds = -5, not a whole number ≥ 0',
       'strategy returned metrics.deadEnds = 1.5, not a whole number ≥ 0',
       'strategy returned metrics.deadEnds = NaN, not a whole number ≥ 0',
+      'strategy returned metrics.deadEnds = "5", not a whole number ≥ 0',
+      'strategy returned metrics.extra that is not an object',
+      'strategy returned metrics.extra that is not an object',
       'strategy returned 3 solutions, more than the 2 asked for',
     ]);
   });

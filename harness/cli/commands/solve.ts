@@ -169,10 +169,12 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
     }
   }
 
+  // A result of the wrong shape is an `error` row in `run`, a wrong answer a `wrong` one.
+  const shape = malformed(puzzle, result, opts.maxSolutions);
   const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
-  for (const line of wrong) process.stderr.write(`wrong: ${oneLine(line)}\n`);
+  for (const line of wrong) process.stderr.write(`${shape ? 'error' : 'wrong'}: ${oneLine(line)}\n`);
   if (wrong.length > 0) process.exitCode = EXIT_FAILED;
-  if (malformed(puzzle, result, opts.maxSolutions)) return;
+  if (shape) return;
   // An answer after the time limit is none, as in `run`.
   const late = wrong.length === 0 ? overTime({ status: result.status, error: '' }, timeMs, opts.timeout > 0 ? opts.timeout * 1000 : Infinity) : undefined;
   if (late && late.status !== result.status) {
