@@ -142,10 +142,8 @@ export function judge(puzzle: Puzzle, outcome: TaskOutcome, maxSolutions?: numbe
  */
 export function overTime<T extends Pick<Judged, 'status' | 'error'>>(judged: T, timeMs: number, timeoutMs: number): T {
   if (!(timeMs > timeoutMs) || !isAnswer(judged.status)) return judged;
-  return { ...judged, status: 'timeout', error: `answered ${judged.status} after the time limit (${seconds(timeMs)} s, the limit ${seconds(timeoutMs)} s)` };
+  return { ...judged, status: 'timeout', error: `answered ${judged.status} after the time limit (${(timeMs / 1000).toFixed(3)} s, the limit ${timeoutMs / 1000} s)` };
 }
-
-const seconds = (ms: number) => String(Math.round(ms) / 1000);
 
 function judgeResult(puzzle: Puzzle, result: SolveResult, timeMs: number, maxSolutions?: number): Judged {
   const m = result.metrics;

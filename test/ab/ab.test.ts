@@ -8,6 +8,7 @@ import { combineRounds, explicitRun, reservedRunOption, roundOrder } from '../..
 import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
+import { typedParam } from '../../solvers/api/params.js';
 import { CsvAppender, readCsv, writeCsv } from '../../harness/results/csv.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
@@ -84,7 +85,9 @@ describe('ab rounds', () => {
       fc.property(fc.array(fc.tuple(word, fc.constantFrom('sat', 'probe', 'backtrack'), fc.dictionary(word, fc.oneof(word, fc.integer({ min: 0, max: 999 }).map(String)))), { minLength: 1, maxLength: 4 }), (configs) => {
         const specs = configs.map(([name, strategy, params]) => ({ name, strategy, params }));
         const parsed = parseConfigList(specs.map(configItem).join(','));
-        expect(parsed.map((p) => ({ name: p.name, strategy: p.strategy, params: p.params ?? {} }))).toEqual(specs);
+        // Values come back as --param types them (`7` a number), which is how a strategy's parser takes them.
+        const typed = specs.map((c) => ({ ...c, params: Object.fromEntries(Object.entries(c.params).map(([k, v]) => [k, typedParam(v)])) }));
+        expect(parsed.map((p) => ({ name: p.name, strategy: p.strategy, params: p.params ?? {} }))).toEqual(typed);
       }),
     );
     expect(() => configItem({ name: 'a', strategy: 'sat', params: { order: 'x,y' } })).toThrow('has a comma or colon');
