@@ -204,7 +204,7 @@ function realPathOf(file: string): string {
  * Loads one file (or some members of it); problems are returned, never thrown: at most
  * MAX_FILE_PROBLEMS of them, then one line counting the rest (ProblemLog).
  */
-function loadFile(file: string, members: MemberRange | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
+function loadFile(file: string, members: readonly MemberRange[] | undefined, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
   const shown = displayPath(file);
   const real = realPathOf(file);
   const log = new ProblemLog();
@@ -231,21 +231,27 @@ function loadFile(file: string, members: MemberRange | undefined, options: LoadO
       }
     }
     // Only the puzzles to build keep their problems: those asked for and not loaded before.
-    const skipped = (k: number) => (members !== undefined && (k < members.first - 1 || k > members.last - 1)) || loaded.has(`${real}#${k + 1}`);
+    const asked = (k: number) => members === undefined || members.some((r) => k >= r.first - 1 && k <= r.last - 1);
+    const skipped = (k: number) => !asked(k) || loaded.has(`${real}#${k + 1}`);
     const read = (wanted?: WantedPuzzles) => readRawPuzzles(text, shown, { format, ...(solutions ? { solutions } : {}), ...(wanted ? { wanted } : {}) });
     const raws = read((k) => !skipped(k));
     if (raws.length === 0) throw new InputError(shown, 0, 'no puzzle found');
     const many = raws.length > 1;
-    if (members !== undefined && (members.first < 1 || members.last > raws.length || members.first > members.last)) {
+    const missing = (members ?? []).filter((r) => r.first < 1 || r.last > raws.length || r.first > r.last);
+    if (missing.length > 0) {
       // A file none of whose puzzles reads is better described by what is wrong with it (read again,
       // keeping the problems of every member this time).
       const problems = problemsIfNoneBuilds(read(), options);
       if (problems) throw problems.error();
-      const what = members.first > members.last ? `puzzles ${rangeText(members)} (an empty range)` : `puzzle ${rangeText(members)}`;
-      throw new InputError(shown, 0, `no ${what}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+      for (const r of missing) {
+        const what = r.first > r.last ? `puzzles ${rangeText(r)} (an empty range)` : `puzzle ${rangeText(r)}`;
+        log.add(shown, 0, `no ${what}: the file holds ${raws.length} puzzle${many ? 's' : ''}`);
+      }
     }
+    // The members of the other ranges asked for in the same read load as they would each on its own.
+    const inMissing = (k: number) => missing.some((r) => k >= r.first - 1 && k <= r.last - 1);
     raws.forEach((raw, k) => {
-      if (skipped(k)) return;
+      if (skipped(k) || inMissing(k)) return;
       loaded.add(`${real}#${k + 1}`);
       try {
         checkHeap(shown, raw.line);
@@ -278,8 +284,11 @@ function problemsIfNoneBuilds(raws: RawPuzzle[], options: LoadOptions): ProblemL
   return log;
 }
 
-/** Loads a path (file, `FILE#N` or directory); problems are returned, never thrown. */
-function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set()): FileResult {
+/**
+ * Loads a path (file, `FILE#N` or directory; with `more`, further members of the same file, in
+ * order after it); problems are returned, never thrown.
+ */
+function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Set(), more: MemberRange[] = []): FileResult {
   const { file, members } = splitMemberPath(path);
   // Shown as it is: displayPath would make it ".", a folder that exists.
   if (file === '') return { puzzles: [], errors: [new InputError(JSON.stringify(path), 0, 'an empty path names no puzzle file')] };
@@ -289,7 +298,7 @@ function loadPath(path: string, options: LoadOptions, loaded: LoadedSet = new Se
   } catch {
     // Missing paths are reported by loadFile as unreadable.
   }
-  if (!isDirectory) return loadFile(file, members, options, loaded);
+  if (!isDirectory) return loadFile(file, members ? [members, ...more] : undefined, options, loaded);
   const result: FileResult = { puzzles: [], errors: [] };
   const files = listPuzzleFiles(file, result.errors);
   if (files.length === 0 && result.errors.length === 0)
@@ -334,10 +343,21 @@ export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzle
   const puzzles: Puzzle[] = [];
   const errors: InputError[] = [];
   const loaded: LoadedSet = new Set();
-  for (const path of paths) {
-    const r = loadPath(path, options, loaded);
+  for (let i = 0; i < paths.length; ) {
+    // Members of one file named one after another, in order (a suite's `FILE#1 FILE#2 …`), are read
+    // in one pass over the file, not one each: the tournament file holds a thousand puzzles.
+    const first = splitMemberPath(paths[i]!);
+    const more: MemberRange[] = [];
+    let last = first.members;
+    for (let j = i + 1; last && j < paths.length; j++) {
+      const next = splitMemberPath(paths[j]!);
+      if (next.file !== first.file || !next.members || next.members.first <= last.last) break;
+      more.push((last = next.members));
+    }
+    const r = loadPath(paths[i]!, options, loaded, more);
     appendAll(puzzles, r.puzzles);
     appendAll(errors, r.errors);
+    i += 1 + more.length;
   }
   return { puzzles, errors };
 }

@@ -101,9 +101,11 @@ export const looksLikeTournament = (text: string) => /^\s*\$/.test(text.replace(
  * `wanted` as for readNon.
  */
 export function readTournament(text: string, file: string, solutions?: { text: string; file: string }, wanted?: WantedPuzzles): RawPuzzle[] {
-  const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file) : NO_SOLUTIONS;
   const budget = problemBudgets(wanted);
   const { lines, found } = sections(text, file);
+  // Only the puzzles to be built are read, and their solutions: `FILE#N` of a file of a thousand reads one.
+  const labels = wanted ? new Set(found.filter((sec, k) => sec.kind === 'section' && wanted(k)).map((sec) => sec.label)) : undefined;
+  const { goals, problems } = solutions ? readSolutions(solutions.text, solutions.file, labels) : NO_SOLUTIONS;
   return found.map((sec, k) => {
     if (sec.kind === 'repeats') {
       // Which of two a solution or a result belongs to is unknown: a repeat is reported, not read.
@@ -113,6 +115,7 @@ export function readTournament(text: string, file: string, solutions?: { text: s
       return raw;
     }
     const raw = newRawPuzzle(file, sec.line, `$${clip(sec.label)}`, budget(k));
+    if (labels && !labels.has(sec.label)) return raw; // not built: its place in the file is all that counts
     raw.implicitSize = true;
     raw.meta.catalogue = `${basename(file)} $${sec.label}`;
     // Labels are unique here, so each problem of the solutions file is reported once.
@@ -150,8 +153,11 @@ interface Solutions {
 }
 const NO_SOLUTIONS: Solutions = { goals: new Map(), problems: new Map() };
 
-/** Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values; the first of a repeated label counts. */
-function readSolutions(text: string, file: string): Solutions {
+/**
+ * Solutions by label: each `$N` section's non-blank lines are picture rows of 0/1 values; the first
+ * of a repeated label counts. With `labels`, only those are read.
+ */
+function readSolutions(text: string, file: string, labels?: ReadonlySet<string>): Solutions {
   const goals = new Map<string, RawGoal>();
   const problems = new Map<string, InputError[]>();
   const { lines, found } = sections(text, file);
@@ -160,6 +166,7 @@ function readSolutions(text: string, file: string): Solutions {
       problems.set(sec.label, [duplicate(file, sec)]);
       continue;
     }
+    if (labels && !labels.has(sec.label)) continue;
     const from = sec.line;
     goals.set(sec.label, {
       line: sec.line,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runsOf } from '../../corpus/grid.js';
 import { displayPath, listPuzzleFiles, loadCorpus, loadPuzzle, loadPuzzles, splitMemberPath } from '../../corpus/load.js';
@@ -239,6 +240,32 @@ describe('loadCorpus', () => {
       '"#2":0: an empty path names no puzzle file',
       'test/fixtures/bad/bundle-bad-member.nonpack:22: row clues fill 4 cells but column clues fill 5',
     ]);
+  });
+
+  it('reads members of one file named in a row in one pass, giving what each path gives on its own', () => {
+    // bundle-bad-member.nonpack holds 3 puzzles, #2 bad; sample.nonpack 3 good ones.
+    const files = ['test/fixtures/bad/bundle-bad-member.nonpack', 'test/fixtures/formats/sample.nonpack'];
+    const member = fc.tuple(fc.constantFrom(...files), fc.integer({ min: 0, max: 5 }), fc.integer({ min: -1, max: 2 })).map(([f, a, span]) => (span === 0 ? `${f}#${a}` : `${f}#${a}-${a + span}`));
+    fc.assert(
+      fc.property(fc.array(member, { minLength: 1, maxLength: 8 }), (paths) => {
+        const together = loadCorpus(paths);
+        // Each path alone, a puzzle kept only where it is first met (as one load keeps it).
+        const seen = new Set<string>();
+        const alone = paths.map((p) => loadCorpus([p]));
+        const puzzles = alone.flatMap((r) => r.puzzles).filter((p) => !seen.has(p.meta.source!) && seen.add(p.meta.source!));
+        expect(together.puzzles.map((p) => p.meta.source)).toEqual(puzzles.map((p) => p.meta.source));
+        // A bad member's problem is said once, where it is first met.
+        const said = (r: { errors: { message: string }[] }[]) => [...new Set(r.flatMap((x) => x.errors.map((e) => e.message)))].sort();
+        expect(said([together])).toEqual(said(alone));
+      }),
+      { numRuns: 300 },
+    );
+    // The suites' thousand-puzzle file, a hundred members in a row: one pass (each alone took 0.2 s).
+    const many = Array.from({ length: 100 }, (_, i) => `corpus/puzzles/tournament/taai2011-questions.txt#${3 * i + 1}`);
+    const { puzzles, errors } = loadCorpus(many);
+    expect([puzzles.length, errors]).toEqual([100, []]);
+    expect(puzzles.map((p) => p.meta.source)).toEqual(many);
+    expect(puzzles.every((p) => goalMatchesClues(p))).toBe(true);
   });
 
   it('never throws for a folder of bad files', () => {
