@@ -8,7 +8,7 @@ import { BacktrackSearch } from '../search/backtrack.js';
 import type { SearchSettings } from '../search/settings.js';
 import type { EncodingName } from '../sat/encodings/encode.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
-import { clueSymmetries, imagesOf, type Symmetry } from '../symmetry/symmetry.js';
+import { clueSymmetries, distinctSymmetries, imagesOf, type Symmetry } from '../symmetry/symmetry.js';
 
 export interface PortfolioSettings {
   /** The depth-first search phase's settings (with restarts: its runs are the turns). */
@@ -80,7 +80,7 @@ export class Portfolio {
     this.settings = settings;
     this.prop = new Propagator(puzzle, new ExactLineSolver(), { cache: settings.search.cache, shouldStop: options.shouldStop });
     this.prop.trace = options.trace ?? null;
-    this.symmetries = settings.symmetry ? clueSymmetries(puzzle) : [];
+    this.symmetries = settings.symmetry ? distinctSymmetries(clueSymmetries(puzzle)) : [];
     this.metrics = { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
     this.extra = { symmetries: this.symmetries.length, mirroredSolutions: 0, sharedCells: 0 };
   }
@@ -252,7 +252,7 @@ export class Portfolio {
       extra.satDecisions = stats.decisions;
       extra.satPropagations = stats.propagations;
       extra.satLearntClauses = stats.learnts;
-      if (stats.explanations > 0) extra.satExplanations = stats.explanations;
+      if (this.settings.lines) extra.satExplanations = stats.explanations;
     }
     metrics.extra = extra;
     return solveResult(status, grid, solutions, metrics);

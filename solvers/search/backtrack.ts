@@ -251,16 +251,15 @@ export class BacktrackSearch {
     for (const value of values) {
       const mark = prop.trailLength;
       this.decisions++;
+      // The decision reaches depth + 1 whether or not its branch then fails (as the trace's guess and SAT's decision level say).
+      if (depth + 1 > this.maxDepth) this.maxDepth = depth + 1;
       if (trace !== null) trace.guess(cell, value, depth + 1);
       prop.assign(cell, value);
       let alive = prop.propagate();
       if (prop.stopped) this.stopped = true;
       if (!alive) this.deadEnds++;
       if (alive && !this.stopped && this.prober) alive = this.probeNode(mark);
-      if (alive && !this.stopped) {
-        if (depth + 1 > this.maxDepth) this.maxDepth = depth + 1;
-        this.search(depth + 1);
-      }
+      if (alive && !this.stopped) this.search(depth + 1);
       if (trace !== null) trace.backtrack(depth, !alive, prop.trail, mark, prop.trailLength);
       prop.undo(mark);
       if (this.done()) return;

@@ -4,7 +4,7 @@ import { resolveParams, type ParamSpec } from '../api/params.js';
 import { prePropagate } from '../sat/encodings/pre-propagate.js';
 import type { SatStats } from '../sat/engine/solver.js';
 import { PuzzleSat } from '../sat/puzzle/puzzle-sat.js';
-import { clueSymmetries, imagesOf } from '../symmetry/symmetry.js';
+import { clueSymmetries, distinctSymmetries, imagesOf } from '../symmetry/symmetry.js';
 import { emptyMetrics, statusOfSolutions, type SolveMetrics, type SolveOptions, type SolveResult, type SyncStrategy } from '../api/types.js';
 import { solveResult } from '../api/result.js';
 
@@ -67,7 +67,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     if (pre.stopped) return finish('timeout', known, []);
   }
 
-  const symmetries = params.symmetry ? clueSymmetries(puzzle) : [];
+  const symmetries = params.symmetry ? distinctSymmetries(clueSymmetries(puzzle)) : [];
   if (symmetries.length > 0) metrics.extra.symmetries = symmetries.length;
   const sat = PuzzleSat.load(puzzle, {
     known,
@@ -96,7 +96,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
     solutions.push(...found);
     if (solutions.length < options.maxSolutions && !found.every((s) => sat.exclude(s))) break;
   }
-  addEngineMetrics(metrics, sat.stats);
+  addEngineMetrics(metrics, sat.stats, params.lines as boolean);
   metrics.lineSolves += sat.lineSolves;
 
   if (timedOut) return finish('timeout', solutions[0] ?? sat.fixedGrid(), solutions);
@@ -105,7 +105,7 @@ export function solveBySat(puzzle: Puzzle, options: SolveOptions): SolveResult {
 }
 
 /** The engine's counters in a result: dead ends are conflicts, decisions and depth are the engine's. */
-function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
+function addEngineMetrics(metrics: SolveMetrics, stats: SatStats, lines: boolean): void {
   metrics.deadEnds += stats.conflicts;
   metrics.decisions += stats.decisions;
   metrics.maxDepth = Math.max(metrics.maxDepth, stats.maxDecisionLevel);
@@ -115,7 +115,8 @@ function addEngineMetrics(metrics: SolveMetrics, stats: SatStats): void {
   metrics.extra.rephases = stats.rephases;
   metrics.extra.deletedClauses = stats.deletedClauses;
   metrics.extra.satisfiedRemoved = stats.satisfiedRemoved;
-  if (stats.explanations > 0) metrics.extra.explanations = stats.explanations;
+  // With `lines`, even when it is 0 (the automaton encoding: the line solver deduces nothing unit propagation has not).
+  if (lines) metrics.extra.explanations = stats.explanations;
 }
 
 export const sat: SyncStrategy = {

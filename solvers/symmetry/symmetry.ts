@@ -93,6 +93,23 @@ export function clueSymmetries(puzzle: Puzzle): Symmetry[] {
   return symmetries;
 }
 
+/**
+ * The symmetries that move some cell, each map once: on a picture one line thick (a 1×N puzzle,
+ * or a frame of one row or column) a mirror maps every cell to itself and two candidates can be
+ * the same map. Those are the symmetries a solver can use; the identity would only tie each cell
+ * to itself (and be counted in `extra.symmetries`).
+ */
+export function distinctSymmetries(symmetries: readonly Symmetry[]): Symmetry[] {
+  const seen = new Set<string>();
+  return symmetries.filter((s) => {
+    if (s.image.every((to, cell) => to === cell)) return false;
+    const key = s.image.join(',');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The grid the symmetry maps `grid` to. */
 export function mapGrid(grid: Grid, symmetry: Symmetry): Grid {
   const out = new Uint8Array(grid.length);

@@ -12,14 +12,17 @@ import type { Params } from '../../solvers/api/params.js';
 
 /** A trace that only counts what it hears. */
 function countingTrace() {
-  const counts = { lines: 0, cellsSet: 0, probes: 0, guesses: 0, backtracks: 0, cellsUndone: 0, solutions: 0, learnt: 0, found: 0 };
+  const counts = { lines: 0, cellsSet: 0, probes: 0, guesses: 0, deepest: 0, backtracks: 0, cellsUndone: 0, solutions: 0, learnt: 0, found: 0 };
   const trace: SolveTrace = {
     line: (_l, _ok, _g, _t, from, to) => {
       counts.lines++;
       counts.cellsSet += to - from;
     },
     probe: () => void counts.probes++,
-    guess: () => void counts.guesses++,
+    guess: (_cell, _value, depth) => {
+      counts.guesses++;
+      counts.deepest = Math.max(counts.deepest, depth);
+    },
     backtrack: (_d, _dead, _t, from, to) => {
       counts.backtracks++;
       counts.cellsUndone += to - from;
@@ -55,6 +58,8 @@ describe('a solve trace', () => {
         // Every guess is reported and undone, every completed probe reported.
         expect(counts.guesses).toBe(m.decisions);
         expect(counts.backtracks).toBe(m.decisions);
+        // max_depth is the deepest guess, whether or not its branch then failed.
+        expect(m.maxDepth).toBe(counts.deepest);
         expect(counts.probes).toBe(m.extra.probes ?? 0);
         if (strategy !== overlapStrategy) expect(counts.solutions).toBeGreaterThanOrEqual(plain.solutions.length);
         expect(counts.lines).toBeGreaterThan(0);
@@ -74,6 +79,11 @@ describe('a solve trace', () => {
     expect(solve(backtrackStrategy, puzzle, params, trace)).toEqual(plain);
     expect(plain.metrics.decisions).toBeGreaterThan(10);
     expect(counts.guesses).toBe(plain.metrics.decisions);
+    expect(plain.metrics.maxDepth).toBe(counts.deepest);
+    // #6574 "Forever": its deepest guess fails at once, and still counts.
+    const forever = loadPuzzle('corpus/puzzles/webpbn/6574.non');
+    const deep = countingTrace();
+    expect(solve(backtrackStrategy, forever, {}, deep.trace).metrics.maxDepth).toBe(deep.counts.deepest);
   });
 
   it('changes nothing in auto, and hears its search and what its clause learning fixed and found', () => {

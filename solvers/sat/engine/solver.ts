@@ -316,12 +316,16 @@ export class SatSolver {
           break;
         }
       }
+      let decided = false;
       if (next === NO_LIT) {
         next = this.pickBranchLit();
         if (next === NO_LIT) return 'sat';
         stats.decisions++;
+        decided = true;
       }
       s.newDecisionLevel();
+      // Depth counts the search's decisions only: the levels that hold assumptions (sat's symmetry guard) are no search.
+      if (decided && s.levels - this.assumptions.length > stats.maxDecisionLevel) stats.maxDecisionLevel = s.levels - this.assumptions.length;
       s.enqueue(next, NO_REASON);
     }
   }

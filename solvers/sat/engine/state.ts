@@ -19,7 +19,7 @@ export interface SatStats {
   deletedClauses: number;
   /** Clauses (problem or learnt) dropped because they are satisfied at level 0. */
   satisfiedRemoved: number;
-  /** Highest decision level reached. */
+  /** Highest decision level reached by the search's own decisions (levels holding assumptions not counted). */
   maxDecisionLevel: number;
   /** Clauses a theory propagator added to explain its deductions and conflicts (see theory.ts). */
   explanations: number;
@@ -122,7 +122,6 @@ export class EngineState {
       this.trailLim = grownInt32(this.trailLim, this.levels, this.levels + 1);
     }
     this.trailLim[this.levels++] = this.trailSize;
-    if (this.levels > this.stats.maxDecisionLevel) this.stats.maxDecisionLevel = this.levels;
   }
 
   /** Undoes every assignment above `level`, saving each variable's phase. */
