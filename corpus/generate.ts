@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cluesOf } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Puzzle, type PuzzleMeta } from './model.js';
@@ -82,7 +82,10 @@ export function* writeSeriesFiles(o: SeriesOptions, outDir: string): Generator<s
   mkdirSync(outDir, { recursive: true });
   for (const f of seriesFiles(o)) {
     const path = join(outDir, f.name);
-    writeFileSync(path, f.text);
+    // Written beside and renamed: SIGTERM or SIGHUP (no handler) mid-write must not leave an empty puzzle.
+    const temp = join(outDir, `.${f.name}.${process.pid}.tmp`);
+    writeFileSync(temp, f.text);
+    renameSync(temp, path);
     yield path;
   }
 }

@@ -1,7 +1,7 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ensureParentDir, refuseFileInTheWay } from './output-path.js';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type Lockfile from 'proper-lockfile';
 
 /**
@@ -28,7 +28,9 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) return () => {};
   // The file itself, whatever names it: a symbolic link to it, or another path through a linked folder.
-  const real = existing ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
+  const named = linkTarget(path);
+  if (named !== path) ensureParentDir(named);
+  const real = existing ? realpathSync(path) : join(realpathSync(dirname(named)), basename(named));
   try {
     const release = lockfile().lockSync(real, {
       realpath: false,
@@ -60,11 +62,26 @@ export function refuseIfLocked(path: string): void {
   if (path === '') throw new Error('an output path is empty: name a file');
   refuseFileInTheWay(path); // nothing is created before the merge succeeds
   const existing = statSync(path, { throwIfNoEntry: false });
-  if (!existing?.isFile()) return;
-  const real = realpathSync(path);
+  if (existing && !existing.isFile()) return;
+  // A run locks its file before it creates it (at its first row): a file not there yet may be locked too.
+  let real: string;
+  try {
+    const named = linkTarget(path);
+    real = existing ? realpathSync(path) : join(realpathSync(dirname(named)), basename(named));
+  } catch {
+    return; // its folder is not there yet: no run writes into it
+  }
   // proper-lockfile's convention (a fresh REAL.lock), read without loading it (see lockfile above).
   const lock = statSync(`${real}.lock`, { throwIfNoEntry: false });
   if (lock && lock.mtimeMs > Date.now() - STALE_MS) throw lockedError(path, real);
+}
+
+/** Where a dangling symbolic link points (followed as the run's open follows it), else the path itself. */
+function linkTarget(path: string): string {
+  let named = path;
+  for (let hops = 0; hops < 40 && !statSync(named, { throwIfNoEntry: false }) && lstatSync(named, { throwIfNoEntry: false })?.isSymbolicLink(); hops++)
+    named = resolve(dirname(named), readlinkSync(named));
+  return named;
 }
 
 const lockedError = (path: string, real: string) =>

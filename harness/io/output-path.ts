@@ -1,6 +1,7 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { refuseIfLocked } from './output-lock.js';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
@@ -42,11 +43,72 @@ export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
  */
 export function writeOutputFile(file: string, text: string): void {
   refuseInputAsOutput(file);
+  // A run CSV a run is writing: replacing it would send the run's later rows to a deleted file.
+  refuseIfLocked(file);
   ensureParentDir(file);
   const existing = statSync(file, { throwIfNoEntry: false });
   if (existing?.isFIFO()) withDefaultStopSignals(() => writeFileSync(file, text));
   else if (existing && !existing.isFile()) writeFileSync(file, text);
-  else writeFileAtomic.sync(file, text);
+  else replaceWhole(file, text, existing?.mode);
+}
+
+/**
+ * Writes `text` to a file beside `file` and renames it over `file` once every byte is written and
+ * synced: a write that comes back short (a nearly full disk) is finished, and one that fails leaves
+ * `file` as it was (write-file-atomic ignored short writes and renamed a cut page into place).
+ */
+function replaceWhole(file: string, text: string, mode: number | undefined): void {
+  let target = file;
+  try {
+    target = realpathSync(file); // a link keeps linking to the file written
+  } catch {}
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  removeDeadTemps(dirname(target));
+  const bytes = Buffer.from(text, 'utf8');
+  const fd = openSync(temp, 'wx', mode !== undefined ? mode & 0o7777 : 0o666);
+  let open = true;
+  let done = false;
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      const written = writeSync(fd, bytes, at, bytes.length - at);
+      if (written <= 0) throw Object.assign(new Error(`${file}: no space left: a write took no bytes`), { code: 'ENOSPC' });
+      at += written;
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    open = false;
+    renameSync(temp, target);
+    done = true;
+  } finally {
+    if (!done) {
+      if (open) try { closeSync(fd); } catch {}
+      rmSync(temp, { force: true });
+    }
+  }
+}
+
+/** Folders whose left temporary files this process has removed (once each: a --svg folder takes thousands of files). */
+const cleaned = new Set<string>();
+
+/** Removes the temporary files that writes into `dir` left when their process was killed mid-write (Ctrl-C has its default effect in synchronous work). */
+function removeDeadTemps(dir: string): void {
+  if (cleaned.has(dir)) return;
+  cleaned.add(dir);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {}
+  for (const name of names) {
+    const m = /^\..+\.([1-9]\d*)\.[0-9a-f]{8}\.tmp$/.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue; // alive (or not ours to signal): its write may be going on
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    rmSync(join(dir, name), { force: true });
+  }
 }
 
 /** Where a command writes by default: `reports/runs/<prefix><UTC time, file-name safe>.csv`. */

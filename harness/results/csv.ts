@@ -1,5 +1,5 @@
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
-import { openMayWait } from '../../corpus/stop-signals.js';
+import { openMayWait, withDefaultStopSignals } from '../../corpus/stop-signals.js';
 import { writeOutputFile } from '../io/output-path.js';
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -165,9 +165,19 @@ export class CsvAppender {
    */
   private append(text: string): void {
     if (this.failed !== undefined) throw this.failed;
+    // Another process wrote, cut or removed the file since (a run that took over the lock of this
+    // one while it was stopped, a folder removed): a row written now would land over its rows or in
+    // no file at all.
+    const now = fstatSync(this.fd);
+    if (now.isFile() && (now.nlink === 0 || now.size !== this.size)) {
+      this.failed = Object.assign(new Error(now.nlink === 0 ? 'the file was removed while the run wrote it' : 'another process wrote the file while the run wrote it'), { code: 'ECHANGED' });
+      throw this.failed;
+    }
     const bytes = Buffer.from(text, 'utf8');
     try {
-      writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes);
+      // A pipe whose reader stopped reading blocks the write: Ctrl-C must still end the run.
+      if (now.isFIFO()) withDefaultStopSignals(() => writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes));
+      else writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes);
     } catch (err) {
       this.failed = err;
       try {

@@ -247,7 +247,14 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     process.off('SIGHUP', onSignal);
     progress.stop();
     // A run with nothing to record still leaves its (empty) CSV, unless some input was bad: then the file is left as it was.
-    if (!csv && errors.length === 0 && !existsSync(out)) appender();
+    // Not again after a row could not be written: that failure is the run's result, said below.
+    if (!csv && !stopped && errors.length === 0 && !existsSync(out)) {
+      try {
+        appender();
+      } catch (err) {
+        stopped = `cannot write ${oneLine(out)} (${thrownMessage(err)})`;
+      }
+    }
     closeCsv();
   }
 

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UNKNOWN, type Grid } from '../../../corpus/model.js';
@@ -113,7 +112,8 @@ export function writeClassifySvgs(results: ClassifiedPuzzle[], dir: string): str
     const { puzzle } = r;
     for (const [kind, picture] of Object.entries(pictures)) {
       const file = join(dir, `${stem}-${kind}.svg`);
-      writeFileSync(file, renderSvg(picture.grid, puzzle.width, puzzle.height, { puzzle, mark: picture.mark }));
+      // Whole or not at all: Ctrl-C here (its handler is gone) must not leave a cut picture.
+      writeOutputFile(file, renderSvg(picture.grid, puzzle.width, puzzle.height, { puzzle, mark: picture.mark }));
       written.push(file);
     }
   }
