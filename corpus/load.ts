@@ -349,7 +349,7 @@ export function loadCorpus(paths: string[], options: LoadOptions = {}): { puzzle
     const first = splitMemberPath(paths[i]!);
     const more: MemberRange[] = [];
     let last = first.members;
-    for (let j = i + 1; last && j < paths.length; j++) {
+    for (let j = i + 1; last && first.file !== '' && j < paths.length; j++) {
       const next = splitMemberPath(paths[j]!);
       if (next.file !== first.file || !next.members || next.members.first <= last.last) break;
       more.push((last = next.members));

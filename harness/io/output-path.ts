@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { refuseIfLocked } from './output-lock.js';
@@ -69,6 +69,8 @@ function replaceWhole(file: string, text: string, mode: number | undefined): voi
   let open = true;
   let done = false;
   try {
+    // open's mode passes through the umask: the replaced file's own mode is set as it was.
+    if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
     for (let at = 0; at < bytes.length; ) {
       const written = writeSync(fd, bytes, at, bytes.length - at);
       if (written <= 0) throw Object.assign(new Error(`${file}: no space left: a write took no bytes`), { code: 'ENOSPC' });

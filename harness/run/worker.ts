@@ -103,7 +103,7 @@ async function warmUp(set: WarmupSet, configs: (WarmupConfig & { strategy: Strat
           if (left <= 0 || (pass > 0 && solves[i]! >= WARMUP_MIN_SOLVES)) continue;
           const start = now();
           try {
-            await warmUpSolve(c.strategy, puzzle, c.params, task, memory, Math.min(WARMUP_SOLVE_MS, left));
+            await warmUpSolve(c.strategy, clone(puzzle), c.params, task, memory, Math.min(WARMUP_SOLVE_MS, left)); // a puzzle of its own, as every solve
           } catch {
             // reported by that puzzle's own task
           }

@@ -97,6 +97,11 @@ describe('nonobench solve', () => {
     expect(performance.now() - started).toBeLessThan(20_000); // not the spawn's 30 s limit
   });
 
+  it('calls a result that cannot be sent a failed solve without a time limit too, though the plugin replaced structuredClone', () => {
+    const r = run('solve', DANCER, '-s', 'test/fixtures/harness/unsendable-result.mjs', '--timeout', '0');
+    expect([r.code, r.err]).toEqual([1, expect.stringMatching(/^nonobench: strategy unsendable failed: its result cannot be recorded: .*could not be cloned/)]);
+  });
+
   it('calls a result that cannot be recorded a failed solve (exit 1), in a thread of its own or, without a time limit, in this one', () => {
     for (const timeout of ['0', '5']) {
       const r = spawnSync(process.execPath, [CLI, 'solve', DANCER, '-s', 'test/fixtures/harness/unsendable-result.mjs', '--timeout', timeout], { encoding: 'utf8', env: { ...process.env, ACT: 'getter' } });

@@ -222,6 +222,7 @@ describe('loadCorpus', () => {
       'test/fixtures/missing.non',
       '', // named as it is, not as ".", a folder of puzzles that exists
       '#2',
+      '#3', // no file: never read with the one before as members of one file
       'test/fixtures/bad/bundle-bad-member.nonpack',
       'test/fixtures/tree/b',
     ]);
@@ -238,6 +239,7 @@ describe('loadCorpus', () => {
       'test/fixtures/missing.non:0: cannot read the file (no such file or directory)',
       '"":0: an empty path names no puzzle file',
       '"#2":0: an empty path names no puzzle file',
+      '"#3":0: an empty path names no puzzle file',
       'test/fixtures/bad/bundle-bad-member.nonpack:22: row clues fill 4 cells but column clues fill 5',
     ]);
   });

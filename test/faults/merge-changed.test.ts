@@ -16,8 +16,11 @@ vi.mock('../../harness/io/output-path.js', async (original) => {
 });
 vi.mock('../../harness/io/output-lock.js', async (original) => {
   const real = await original<typeof import('../../harness/io/output-lock.js')>();
-  let calls = 0;
-  return { ...real, refuseIfLocked: (path: string) => (++calls % 2 === 0 && seams.beforeReplacing?.(), real.refuseIfLocked(path)) };
+  const { readdirSync } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  // The check before the replacement is the one made while merge's file beside OUT is there (whatever ran before).
+  const replacing = (path: string) => readdirSync(dirname(path)).some((f) => f.includes('merge-'));
+  return { ...real, refuseIfLocked: (path: string) => (seams.beforeReplacing && replacing(path) && seams.beforeReplacing(), real.refuseIfLocked(path)) };
 });
 
 const tmp = tempDirs('merge-changed');

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, statSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockOutput, refuseIfLocked } from '../../harness/io/output-lock.js';
@@ -75,8 +75,10 @@ describe('a replaced output', () => {
     const d = tmp();
     const page = join(d, 'report.html');
     writeOutputFile(page, 'old\n');
+    chmodSync(page, 0o640);
     writeOutputFile(page, `${'x'.repeat(1 << 20)}\n`);
     expect(readFileSync(page, 'utf8')).toHaveLength((1 << 20) + 1);
     expect(readdirSync(d)).toEqual(['report.html']);
+    expect(statSync(page).mode & 0o777).toBe(0o640); // its permissions kept
   });
 });

@@ -108,6 +108,16 @@ describe('run: warm-up', () => {
     expect(said.filter((line) => line.includes('thread warm-up'))).toHaveLength(1);
   });
 
+  it('gives every thread warm-up solve a puzzle of its own: a strategy may use the clues as scratch', async () => {
+    // Spins (until the warm-up's limit) when handed clues an earlier solve marked.
+    const scratch = plugin('if (puzzle.rows.used) for (;;); puzzle.rows.used = true;');
+    const said: string[] = [];
+    const log = { write: (text: string) => said.push(text) } as unknown as NodeJS.WriteStream;
+    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [scratch], warmup: 1, log }));
+    expect(said.filter((line) => line.includes('thread warm-up'))).toEqual([]);
+    expect(rows(r.out).map((x) => x.status)).toEqual(['stuck', 'stuck']);
+  });
+
   it('ignores a thread warm-up solve that throws: the puzzle’s own task reports it', async () => {
     const throwsOn2 = plugin("if (puzzle.meta.title === 'tiny 5x5 #2') throw new Error('no #2');");
     const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [throwsOn2], warmup: 1 }));

@@ -126,6 +126,9 @@ export function registerSolve(program: Command): void {
     });
 }
 
+/** structuredClone as it was before the strategy loaded: a plugin shares this thread, and may replace it. */
+const clone = structuredClone;
+
 /** `nonobench solve PUZZLE`: bad input throws (exit 2), a failed solve throws FailedSolve (exit 1). */
 async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Promise<void> {
   const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
@@ -163,7 +166,7 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
     timeMs = performance.now() - started;
     try {
       // Plain data, as a worker thread would send it: a getter that throws is the strategy's failure, as in `run`.
-      result = structuredClone(result);
+      result = clone(result);
     } catch (err) {
       throw failed(strategy.name, `its result cannot be recorded: ${thrownMessage(err)}`);
     }
