@@ -55,7 +55,7 @@ export function writeOutputFile(file: string, text: string): void {
 /**
  * Writes `text` to a file beside `file` and renames it over `file` once every byte is written and
  * synced: a write that comes back short (a nearly full disk) is finished, and one that fails leaves
- * `file` as it was (write-file-atomic ignored short writes and renamed a cut page into place).
+ * `file` as it was.
  */
 function replaceWhole(file: string, text: string, mode: number | undefined): void {
   let target = file;

@@ -113,8 +113,7 @@ const wide = (cp: number) =>
 
 /**
  * Code units looked at per column of room: a grapheme is seldom longer, and Intl.Segmenter over a
- * long text costs time and memory that grow faster than the text (a 20,000-character name took
- * half a gigabyte).
+ * long text costs time and memory that grow faster than the text.
  */
 const UNITS_PER_COLUMN = 8;
 
