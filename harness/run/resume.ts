@@ -6,6 +6,7 @@ import { CsvValueError, scanCsvFile } from '../results/csv.js';
 import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
 import { canonicalSetting } from '../results/setting-value.js';
+import { typedParam } from '../../solvers/api/params.js';
 import { EXTERNAL_STRATEGY } from '../config/configurations.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
@@ -44,11 +45,25 @@ export interface RecordedRun {
  * by its file name, so that the same program resumed from elsewhere passes and another does not.
  */
 function paramsValue(text: string, strategy: string): string {
-  if (strategy !== EXTERNAL_STRATEGY) return canonicalSetting('params', text);
+  if (strategy !== EXTERNAL_STRATEGY) return canonicalSetting('params', typedValues(text));
   try {
     const params = JSON.parse(text) as { command?: unknown };
     if (Array.isArray(params.command)) params.command = params.command.map((word: unknown) => (typeof word === 'string' && isAbsolute(word) ? basename(word) : word));
     return canonicalSetting('params', JSON.stringify(params));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Params with their text values read as `--param` reads them: a plugin that declares none got
+ * `STRATEGY:key=5` as the text "5" from older versions and as the number 5 now, the same setting.
+ */
+function typedValues(text: string): string {
+  try {
+    const params: unknown = JSON.parse(text);
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) return text;
+    return JSON.stringify(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? typedParam(v) : v])));
   } catch {
     return text;
   }

@@ -67,6 +67,22 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it("takes a plugin's undeclared param recorded as text (\"5\", as older versions wrote it) for the number given now, and refuses another value", () => {
+    const plugin = resolve('test/fixtures/harness/always-solved.mjs');
+    const item = `${plugin}:tries=5`;
+    const { file } = interrupted(3, '-s', item, '--max-solutions', '1', '--timeout', '2');
+    const { columns, records } = parseCsv(readFileSync(file, 'utf8'));
+    expect(JSON.parse(records[0]!.params!)).toEqual({ tries: 5 });
+    writeCsv(file, columns, records.map((row) => ({ ...row, params: '{"tries":"5"}' })));
+    const text = readFileSync(file, 'utf8');
+    const other = runCli('run', TINY, '-s', `${plugin}:tries=6`, '--max-solutions', '1', '--timeout', '2', '--resume', file, '--quiet');
+    expect(other.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    const same = runCli('run', TINY, '-s', item, '--max-solutions', '1', '--timeout', '2', '--resume', file, '--quiet');
+    expect([same.code, same.err]).toEqual([0, '']);
+    expect(parseCsv(readFileSync(file, 'utf8')).records).toHaveLength(8);
+  });
+
   it('rows that no reader takes (an unknown status, a time that is no plain decimal), as compare and report refuse them', () => {
     for (const [column, value, message] of [
       ['status', 'bogus', 'column status: unknown status "bogus"'],
