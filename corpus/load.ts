@@ -231,7 +231,8 @@ function loadFile(file: string, members: readonly MemberRange[] | undefined, opt
       }
     }
     // Only the puzzles to build keep their problems: those asked for and not loaded before.
-    const asked = (k: number) => members === undefined || members.some((r) => k >= r.first - 1 && k <= r.last - 1);
+    const holds = (r: MemberRange, k: number) => k >= r.first - 1 && k <= r.last - 1;
+    const asked = (k: number) => members === undefined || members.some((r) => holds(r, k));
     const skipped = (k: number) => !asked(k) || loaded.has(`${real}#${k + 1}`);
     const read = (wanted?: WantedPuzzles) => readRawPuzzles(text, shown, { format, ...(solutions ? { solutions } : {}), ...(wanted ? { wanted } : {}) });
     const raws = read((k) => !skipped(k));
@@ -249,7 +250,7 @@ function loadFile(file: string, members: readonly MemberRange[] | undefined, opt
       }
     }
     // The members of the other ranges asked for in the same read load as they would each on its own.
-    const inMissing = (k: number) => missing.some((r) => k >= r.first - 1 && k <= r.last - 1);
+    const inMissing = (k: number) => missing.some((r) => holds(r, k));
     raws.forEach((raw, k) => {
       if (skipped(k) || inMissing(k)) return;
       loaded.add(`${real}#${k + 1}`);

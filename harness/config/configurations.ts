@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { ParamError, strategyParams, typedParam, type Params } from '../../solvers/api/params.js';
+import { ParamError, strategyParams, typedParams, type Params } from '../../solvers/api/params.js';
 import { isModuleSpecifier, loadStrategy, strategyNames } from '../../solvers/strategies/registry.js';
 import { oneLine, thrownMessage, UsageError } from '../io/thrown.js';
 import { InputError } from '../../corpus/errors.js';
@@ -117,11 +117,7 @@ export function configSpec(strategy: string, params: Params = {}, name?: string)
 
 /** An item's values as `--param` types them (its name, made from the values as written, is kept). */
 function withTypedParams(item: ParsedItem): ParsedItem {
-  if (!item.params) return item;
-  const params: Params = {};
-  for (const [k, v] of Object.entries(item.params))
-    Object.defineProperty(params, k, { value: typeof v === 'string' ? typedParam(v) : v, enumerable: true, writable: true, configurable: true });
-  return Object.assign(item, { params });
+  return item.params ? Object.assign(item, { params: typedParams(item.params) as Params }) : item;
 }
 
 /** A whole `--strategies` list: comma-separated items, `all` standing for every built-in strategy. */

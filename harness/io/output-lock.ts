@@ -27,10 +27,7 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
   // A device (`--out /dev/null`) is no file two runs could corrupt, and no lock can sit beside it.
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) return () => {};
-  // The file itself, whatever names it: a symbolic link to it, or another path through a linked folder.
-  const named = linkTarget(path);
-  if (named !== path) ensureParentDir(named);
-  const real = existing ? realpathSync(path) : join(realpathSync(dirname(named)), basename(named));
+  const real = lockedFile(path, existing !== undefined, true);
   try {
     const release = lockfile().lockSync(real, {
       realpath: false,
@@ -56,7 +53,8 @@ export function lockOutput(path: string, warn: (line: string) => void): () => vo
 
 /**
  * Refuses a file a run holds the lock of, as lockOutput does, without taking the lock: for a
- * command that replaces the file in one synchronous go (merge), which could not refresh a lock.
+ * command that replaces the file in one synchronous go (merge, every whole output), which could
+ * not refresh a lock.
  */
 export function refuseIfLocked(path: string): void {
   if (path === '') throw new Error('an output path is empty: name a file');
@@ -66,14 +64,25 @@ export function refuseIfLocked(path: string): void {
   // A run locks its file before it creates it (at its first row): a file not there yet may be locked too.
   let real: string;
   try {
-    const named = linkTarget(path);
-    real = existing ? realpathSync(path) : join(realpathSync(dirname(named)), basename(named));
+    real = lockedFile(path, existing !== undefined, false);
   } catch {
     return; // its folder is not there yet: no run writes into it
   }
   // proper-lockfile's convention (a fresh REAL.lock), read without loading it (see lockfile above).
   const lock = statSync(`${real}.lock`, { throwIfNoEntry: false });
   if (lock && lock.mtimeMs > Date.now() - STALE_MS) throw lockedError(path, real);
+}
+
+/**
+ * The file a lock is taken on: the file itself, whatever names it (a symbolic link to it, dangling
+ * too, or another path through a linked folder); with `makeFolder`, the folder a dangling link
+ * points into is made.
+ */
+function lockedFile(path: string, exists: boolean, makeFolder: boolean): string {
+  if (exists) return realpathSync(path);
+  const named = linkTarget(path);
+  if (makeFolder && named !== path) ensureParentDir(named);
+  return join(realpathSync(dirname(named)), basename(named));
 }
 
 /** Where a dangling symbolic link points (followed as the run's open follows it), else the path itself. */

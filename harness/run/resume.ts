@@ -6,7 +6,7 @@ import { CsvValueError, scanCsvFile } from '../results/csv.js';
 import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
 import { canonicalSetting } from '../results/setting-value.js';
-import { typedParam } from '../../solvers/api/params.js';
+import { typedParams } from '../../solvers/api/params.js';
 import { EXTERNAL_STRATEGY } from '../config/configurations.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
@@ -38,7 +38,6 @@ export interface RecordedRun {
   paths: Map<string, { task: number; line: number }>;
 }
 
-
 /**
  * Params as compared (as compare does): JSON with its keys sorted. An external solver's command
  * holds the absolute paths of its program and files, which move with the checkout: each is compared
@@ -63,7 +62,7 @@ function typedValues(text: string): string {
   try {
     const params: unknown = JSON.parse(text);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) return text;
-    return JSON.stringify(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? typedParam(v) : v])));
+    return JSON.stringify(typedParams(params as Record<string, unknown>));
   } catch {
     return text;
   }
@@ -99,6 +98,9 @@ export function programChange(was: { strategy: string; file: string }, now: { st
  * or is empty. Anything but a run CSV of these columns is refused before the file is touched, since
  * rows appended to it would sit under a foreign header.
  */
+/** A task or repetition number as the run writes it (`007` is task 7), or a recorded task would not be known and would run again. */
+const whole = (text: string) => (/^\d+$/.test(text) ? String(Number(text)) : text);
+
 export function recordedTasks(path: string): RecordedRun {
   const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), programs: new Map(), paths: new Map() });
   let recorded = empty();
@@ -119,8 +121,6 @@ export function recordedTasks(path: string): RecordedRun {
         if (!(err instanceof CsvValueError)) throw err;
         badValue ??= new InputError(path, row.line, `cannot resume: ${err.message}`);
       }
-      // Numbers as the run writes them (`007` is task 7), or a recorded task would not be known and would run again.
-      const whole = (text: string) => (/^\d+$/.test(text) ? String(Number(text)) : text);
       recorded.tasks.set(resumeKey(f[at.puzzle_id]!, whole(f[at.task]!), f[at.config]!, whole(f[at.rep]!)), row.line);
       if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, { task: Number(f[at.task]), line: row.line });
       for (const setting of Object.keys(SETTINGS) as Setting[]) {

@@ -93,6 +93,11 @@ export function typedParam(raw: string): ParamValue {
   return raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) && String(Number(raw)) === raw ? Number(raw) : raw;
 }
 
+/** Params with each text value typed as typedParam types it (a key such as `__proto__` stays an own key). */
+export function typedParams(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? typedParam(v) : v]));
+}
+
 const TRUE_WORDS = new Set(['true', '1', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'off']);
 
