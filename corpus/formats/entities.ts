@@ -59,7 +59,8 @@ export function decodeEntities(text: string): string {
       const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
       return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return NAMED[name] ?? whole;
+    // Own names only: `&constructor;` must not find what every object inherits.
+    return Object.hasOwn(NAMED, name) ? NAMED[name]! : whole;
   });
 }
 

@@ -75,12 +75,14 @@ const textTable: TableFn = (header, body) => formatTable(header, body);
 
 /**
  * Text for markdown that shows as written: control characters escaped as on the terminal (a lone CR
- * would end a table row), `\` and `|` backslash-escaped (`|` splits cells), and `&`, `<`, `>` as
- * entities, so a value from a CSV cannot become live HTML where the markdown is rendered.
+ * would end a table row), `\` and `|` backslash-escaped (`|` splits cells), and so are `*`, `_`,
+ * `` ` ``, `~` and `]` (a configuration `__proto__` would show as a bold "proto", `[x](url)` as
+ * a link; with its `]` escaped a link or image cannot close), and `&`, `<`, `>` as entities, so
+ * a value from a CSV cannot become live HTML where the markdown is rendered.
  */
 export const mdText = (s: string) =>
   oneLineText(s)
-    .replace(/[\\|]/g, '\\$&')
+    .replace(/[\\|*_`~\]]/g, '\\$&')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { TIME_FLOOR_MS } from '../compare/stats.js';
-import { DASHES, OKABE_ITO, renderSvg } from '../report/charts.js';
+import { DASHES, DOMAIN_OF_COLOR, OKABE_ITO, renderSvg } from '../report/charts.js';
 import { escapeHtml, htmlFacts, htmlTable, paragraph, htmlPage } from '../report/html.js';
 import { writeOutputFile } from '../io/output-path.js';
 import type { Collection } from './collect.js';
@@ -61,7 +61,7 @@ export function trendSpec(h: History, metric: Metric): TopLevelSpec | null {
   const x = { field: 'commit', type: 'ordinal' as const, title: 'commit (oldest left)', scale: { domain: labels }, axis: { labelAngle: -45, labelLimit: 220, labelOverlap: 'greedy' as const } };
   const y = { field: 'value', type: 'quantitative' as const, title: METRIC_TITLE[metric](h), scale: metric === 'time' ? { type: 'log' as const } : { zero: false } };
   const byConfig = (range: unknown[]) => ({ field: 'config', type: 'nominal' as const, title: 'configuration', scale: { domain: configs, range } });
-  const color = byConfig(configs.map((_c, i) => pick(OKABE_ITO, i)));
+  const color = { ...byConfig(configs.map((_c, i) => pick(OKABE_ITO, i))), legend: { values: DOMAIN_OF_COLOR } };
   return {
     width: Math.max(480, Math.min(1000, 28 * labels.length)),
     height: 300,

@@ -33,6 +33,13 @@ export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7',
 /** Dash patterns, so that lines differ without colour too (solid first). */
 export const DASHES: number[][] = [[1, 0], [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [14, 4], [2, 3, 8, 3], [6, 2, 2, 2, 2, 2]];
 
+/**
+ * A legend's entries taken from its colour scale's domain. Left to itself, Vega-Lite writes them out as
+ * an array, which Vega turns into an expression in which a configuration named `constructor` or
+ * `toString` reads as a (missing) signal: the whole chart fails. The signal names no configuration.
+ */
+export const DOMAIN_OF_COLOR = { signal: "domain('color')" };
+
 /** Most steps drawn per cactus line (the plot is 560 pixels wide). */
 export const MAX_CACTUS_STEPS = 2000;
 
@@ -79,7 +86,7 @@ export function cactusSpec(series: CactusSeries[], limitMs: number | null, timeT
     encoding: {
       x: { field: 'time', ...logTime(timeTitle, domain) },
       y: { field: 'solved', type: 'quantitative' as const, title: 'puzzles solved', axis: { tickMinStep: 1 } },
-      color: { field: 'series', type: 'nominal' as const, title: 'series', scale: { domain: names, range: series.map((s) => s.colour) }, legend: { labelLimit: 400 } },
+      color: { field: 'series', type: 'nominal' as const, title: 'series', scale: { domain: names, range: series.map((s) => s.colour) }, legend: { labelLimit: 400, values: DOMAIN_OF_COLOR } },
       strokeDash: { field: 'series', type: 'nominal' as const, title: 'series', scale: { domain: names, range: series.map((s) => s.dash) } },
     },
   };

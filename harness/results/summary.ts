@@ -111,6 +111,9 @@ const wide = (cp: number) =>
   (cp <= 0x115f || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
     (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd));
 
+/** Emoji shown as pictures by default, outside the ranges above: flags (regional indicators), ⌚, ⏳, ⚡, ✅ … */
+const PICTURE = /\p{Emoji_Presentation}/u;
+
 /**
  * Code units looked at per column of room: a grapheme is seldom longer, and Intl.Segmenter over a
  * long text costs time and memory that grow faster than the text.
@@ -122,7 +125,7 @@ export function displayWidth(text: string, limit = Infinity): number {
   if (text.length > (limit + 1) * UNITS_PER_COLUMN) return limit + 1;
   let w = 0;
   for (const { segment } of new Intl.Segmenter().segment(text)) {
-    w += wide(segment.codePointAt(0)!) ? 2 : 1;
+    w += wide(segment.codePointAt(0)!) || PICTURE.test(segment) ? 2 : 1;
     if (w > limit) return limit + 1;
   }
   return w;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCsv } from '../../harness/results/csv.js';
@@ -112,6 +112,22 @@ describe('nonobench classify', () => {
     const impossible = readFileSync(join(svgDir, 'classify-no-solution-stalled.svg'), 'utf8');
     expect(count(impossible, 'class="mark"')).toBe(count(impossible, 'class="unknown"'));
     expect(count(impossible, 'class="mark"')).toBeGreaterThan(0);
+  });
+
+  it('--svg names the pictures of a puzzle with a long folder and file name within the 255 bytes a file name may take', () => {
+    // Each name fits on its own (200 bytes); their stem, joined, did not: ENAMETOOLONG, exit 2, no picture.
+    const long = join(dir, 'd'.repeat(200));
+    mkdirSync(long, { recursive: true });
+    const puzzle = join(long, `${'f'.repeat(200)}.non`);
+    copyFileSync(NO_SOLUTION, puzzle);
+    const svgDir = join(dir, 'svg-long');
+    const { code, err } = run(puzzle, '--out', join(dir, 'long.csv'), '--svg', svgDir, '--workers', '0');
+    expect([code, err]).toEqual([0, '']);
+    const files = readdirSync(svgDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^d+_f+-[0-9a-f]{12}-stalled\.svg$/);
+    expect(Buffer.byteLength(files[0]!)).toBeLessThanOrEqual(255);
+    expect(wellFormed(readFileSync(join(svgDir, files[0]!), 'utf8'))).toBe(true);
   });
 
   it('reports a bad file on stderr as FILE:LINE: message, classifies the others and exits 2', () => {

@@ -67,7 +67,7 @@ describe('compare: CSV values are escaped in table and md, exact in csv and json
     expect(md).not.toContain('<img');
     const row = md.split('\n').find((l) => l.includes('&lt;img'))!;
     expect(row).toBe('| &lt;img src=https://x&gt;\\\\x1b[31m\\\\rz\\|&amp; | fast\\\\x1b[5m | unique | timeout | regression | unique → timeout |');
-    expect(md).toContain('- BASE base.csv: 2 rows, run b\\\\x1b]0;PWNED\\\\x07\\\\nFAKE: OK, commit g\\\\x1b[2J');
+    expect(md).toContain('- BASE base.csv: 2 rows, run b\\\\x1b\\]0;PWNED\\\\x07\\\\nFAKE: OK, commit g\\\\x1b[2J');
   });
 
   it('mdText escapes what CommonMark and HTML would read', () => {
@@ -75,6 +75,13 @@ describe('compare: CSV values are escaped in table and md, exact in csv and json
     expect(mdText('<b>&</b>')).toBe('&lt;b&gt;&amp;&lt;/b&gt;');
     expect(mdText('a|b\\c')).toBe('a\\|b\\\\c');
     expect(mdText('\x9b1m')).toBe('\\\\x9b1m');
+  });
+
+  it('mdText keeps names that are markdown syntax as written: emphasis, code, strike-through and links do not come alive', () => {
+    // `__proto__` rendered as a bold "proto", `*fast*` in italics, `[x](https://…)` as a link.
+    expect(mdText('__proto__')).toBe('\\_\\_proto\\_\\_');
+    expect(mdText('*fast* `code` ~~old~~')).toBe('\\*fast\\* \\`code\\` \\~\\~old\\~\\~');
+    expect(mdText('![x](https://example.com/t.png)')).toBe('![x\\](https://example.com/t.png)');
   });
 
   it('csv and json keep the values exact, and stay valid', () => {

@@ -119,6 +119,12 @@ describe('.non', () => {
     expect(writeNon(p!)).toContain('title "Café – Åÿ\u00a0€ &amp;unknown;"\n');
   });
 
+  it('keeps a reference named like a property of every object (&constructor;, &toString;) as written, as any unknown name', () => {
+    const [p] = parseNon('title "A &constructor; &toString; &valueOf; &hasOwnProperty; &amp;"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n', 'o.non');
+    expect(p!.meta.title).toBe('A &constructor; &toString; &valueOf; &hasOwnProperty; &');
+    expect(writeNon(p!)).toContain('title "A &amp;constructor; &amp;toString; &amp;valueOf; &amp;hasOwnProperty; &amp;"\n');
+  });
+
   it("reads Simpson's `rows N` / `columns N` sizes and skips # comment lines, also inside a clue block", () => {
     const plain = parseNon('width 2\nheight 2\nrows\n1\n0\ncolumns\n1\n0\n', 'p.non');
     const simpson = parseNon('# typed in by hand\ncolumns 2\nrows 2\n\nrows\n# the top row\n1\n0\ncolumns\n1\n# the last column\n0\n', 's.non');

@@ -184,6 +184,20 @@ describe('report on CSV fixtures', () => {
     expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(2); // the cactus and the scatter plot
   });
 
+  it('draws configurations named like a property of every object (constructor, __proto__), each in the legend by its name', async () => {
+    // Vega-lite lists the legend's entries in a Vega expression, in which these names read as (missing) signals.
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const rename: Record<string, string> = { overlap: 'constructor', backtrack: '__proto__' };
+    const file = join(tmp(), 'proto-names.csv');
+    writeCsv(file, columns, records.map((r) => ({ ...r, strategy: rename[r.strategy!]! })));
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    expectSelfContained(html);
+    const cactus = svgs(html)[0]!;
+    const legend = [...cactus.matchAll(/<text text-anchor="start"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(legend).toEqual(expect.arrayContaining(['constructor', '__proto__']));
+    expect(legend).not.toContain('undefined');
+  });
+
   it('writes next to the CSV by default and says when there is one strategy', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const file = join(tmp(), 'one.csv');

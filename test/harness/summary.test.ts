@@ -175,6 +175,15 @@ describe('the summary table fits an 80-column terminal', () => {
     );
   });
 
+  it('counts flags and emoji shown as pictures (⌚, ⏳) two columns wide, as terminals show them', () => {
+    // Regional indicators and U+231A sit below the emoji block: a name of 20 flags was taken for 20 columns, the table ran to 83.
+    expect(displayWidth('🇯🇵🇫🇷')).toBe(4);
+    expect(displayWidth('⌚⏳a')).toBe(5);
+    expect(displayWidth('☺')).toBe(1); // text presentation by default
+    const flags = summaryTable([summaryRow('🇯🇵'.repeat(20), 3, { unique: 3 }, 1.2, 3, 0.004), summaryRow('b', 3, { unique: 3 }, 1.2, 3, 0.004)], 'cpu');
+    expect(widest(flags)).toBeLessThanOrEqual(80);
+  });
+
   it('shortens in the middle, keeping both ends, to the width asked', () => {
     fc.assert(
       fc.property(nameArb, fc.integer({ min: 3, max: 60 }), (name, width) => {

@@ -40,6 +40,24 @@ async function historyOf(dir: string, time = DEFAULT_HISTORY_OPTIONS.time): Prom
   return buildHistory(collect([dir]), { ...DEFAULT_HISTORY_OPTIONS, time, cwd: tmp() });
 }
 
+describe('the history page of configurations named like a property of every object', () => {
+  it('draws constructor, toString and __proto__ and names each in the legend', async () => {
+    const dir = tmp();
+    COMMITS.slice(0, 2).forEach((commit, k) =>
+      writeRun(
+        join(dir, `run-${k}.csv`),
+        runRows({ commit, startedAt: `2026-01-0${k + 1}T00:00:00.000Z`, runId: `run${k}`, configs: { constructor: 1, toString: 1, ['__proto__']: 1 }, puzzles: [0, 1, 2], reps: 1, seed: k, noise: 0.02 }),
+      ),
+    );
+    const h = await historyOf(dir);
+    expect(h.configs.map((c) => c.config).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    const html = await buildHistoryPage(h);
+    const legend = [...html.matchAll(/<text text-anchor="start"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    for (const name of ['constructor', 'toString', '__proto__']) expect(legend).toContain(name);
+    expect(legend).not.toContain('undefined');
+  });
+});
+
 describe('the history page', () => {
   const dir = tmp();
   writeHistory(dir);

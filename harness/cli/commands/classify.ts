@@ -87,6 +87,9 @@ function picturesOf(r: ClassifiedPuzzle): Pictures {
   return pictures;
 }
 
+/** Longest stem kept whole: with its id twice and `-solutions.svg` a name stays far under 255 bytes. */
+const MAX_STEM = 120;
+
 /** A file-name stem for a puzzle: its last folder and file name (and member number), made unique with its id. */
 function fileStem(r: ClassifiedPuzzle, used: Set<string>): string {
   const source = r.puzzle.meta.source ?? r.puzzle.id;
@@ -95,6 +98,8 @@ function fileStem(r: ClassifiedPuzzle, used: Set<string>): string {
   const last = (parts.pop() ?? '').replace(/\.[^.]*$/, '');
   const folder = parts.pop();
   let stem = [folder, last, member].filter(Boolean).join('-').replace(/[^A-Za-z0-9._-]+/g, '_') || r.puzzle.id;
+  // A file name takes at most 255 bytes (the stem is ASCII): a long one keeps its two ends, made unique with the id.
+  if (stem.length > MAX_STEM) stem = `${stem.slice(0, MAX_STEM / 2)}_${stem.slice(-MAX_STEM / 2)}-${r.puzzle.id}`;
   if (used.has(stem)) stem = `${stem}-${r.puzzle.id}`;
   used.add(stem);
   return stem;
