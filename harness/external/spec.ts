@@ -57,7 +57,7 @@ export class ExternalSpecError extends Error {}
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
-/** The command's words, split like a shell would (quotes kept together, `$VAR` and `~` left as written). */
+/** The command's words, split like a shell would (quotes kept together, `$VAR`, `${VAR}` and `~` left as written). */
 export function commandWords(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
   // The splitter reads a quote left open as if it were closed at the end; a shell refuses it.
@@ -98,16 +98,24 @@ function readQuoting(command: string): { open: string; escaped: string } {
       if (c === "'") quote = '';
     } else if (quote === '"') {
       if (c === '"') quote = '';
+      else if (c === '$') {
+        out += '\\$';
+        continue;
+      }
     } else if (/\s/.test(c)) wordStart = true;
     else if (c === '#') {
       if (starts) return { open: '', escaped: out + command.slice(i) };
       out += '\\#';
       continue;
-    } else if (c === '$' && (command[i + 1] === '$' || command[i + 1] === "'")) {
-      // `$$` is one word part, never the start of `$'…'`.
-      if (command[i + 1] === "'") quote = '$';
-      out += c + command[i + 1];
+    } else if (c === '$' && command[i + 1] === "'") {
+      quote = '$';
+      out += "$'";
       i++;
+      continue;
+    } else if (c === '$') {
+      // Escaped for the splitter, which would expand `${HOME}x` to `$HOMEx`; `$$` is two of these, never the start of `$'…'`.
+      out += command[i + 1] === '$' ? '\\$\\$' : '\\$';
+      if (command[i + 1] === '$') i++;
       continue;
     } else if (c === "'" || c === '"') quote = c;
     out += c;

@@ -162,6 +162,8 @@ describe('external solver settings', () => {
     expect(() => commandWords("solver {cnf} # it's")).toThrow(/shell operators/);
     expect(commandWords("solver $'it\\'s'")).toEqual(['solver', "it's"]);
     expect(unclosedQuote("solver $$'a\\'b'")).toBe("'"); // `$$` is no `$'`: the last quote opens`
+    // Variables are left as written, braces included, quoted or not.
+    expect(commandWords(`solver \${HOME}x "\${HOME}y" $HOME $$ "a$1" '\${Z}' \\$Q`)).toEqual(['solver', '${HOME}x', '${HOME}y', '$HOME', '$$', 'a$1', '${Z}', '$Q']);
     // A `#` inside a word is part of it, quoted or not; the words are those sh makes.
     expect(commandWords(`x a#b 'c#d' "e#f" g\\#h`)).toEqual(['x', 'a#b', 'c#d', 'e#f', 'g#h']);
     fc.assert(
