@@ -31,8 +31,18 @@ export function isInputFile(path: string): boolean {
   return stats !== undefined && stats.isFile() && inputs.has(identity(stats));
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false; // a file in the way of its folder, a folder not searchable: the writer's to report
+  }
+}
+
 /** Refuses to write `path` when it is one of this process's inputs (or no path at all). */
 export function refuseInputAsOutput(path: string): void {
   if (path === '') throw new Error('an output path is empty: name a file');
+  // Found here, before the work: a write would only fail at its end (EISDIR), or at a run's first row.
+  if (isDirectory(path)) throw new Error(`${path}: is a directory; name a file`);
   if (isInputFile(path)) throw new Error(`${path}: is also an input of this command; give another output file`);
 }

@@ -1,4 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { suiteNames, suitePaths } from '../../corpus/suites.js';
 import { DEFAULT_MAX_SIZE, type LoadOptions } from '../../corpus/validate.js';
@@ -16,6 +18,8 @@ export function wholeNumber(name: string, min: number, max = Infinity, why = '')
   return (value: string): number => {
     const n = Number(value);
     if (!/^\s*\d+\s*$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number ${range}${why}`);
+    // Past 2^53 the digits are no longer the number: 99999999999999999999 would be 100000000000000000000.
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} ${value.trim()} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
     return n;
   };
 }
@@ -73,11 +77,17 @@ export const memoryMb = wholeNumber('--memory', MIN_MEMORY_MB, Infinity, ' (MiB;
 export const nonNegativeInt = (name: string) => wholeNumber(name, 0);
 export const warmupCount = wholeNumber('--warmup', 0, MAX_WARMUP, ' (unmeasured solves before each measured one)');
 
+/**
+ * A number written in decimal, with an optional fraction and exponent (`2`, `0.5`, `.5`, `1e-3`): not
+ * hex, binary or octal (`0x10`, `0b1`, `0o7`, which Number reads as 16, 1 and 7), nor a sign.
+ */
+export const DECIMAL_NUMBER = /^\s*(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 export function nonNegativeNumber(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    // Number('') and Number(' ') are 0, which would silently mean "no limit".
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number ≥ 0`);
+    // Number('') and Number(' ') are 0, which would silently mean "no limit"; Number('0x10') is 16.
+    if (!DECIMAL_NUMBER.test(value) || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number ≥ 0`);
     return n;
   };
 }
@@ -96,6 +106,44 @@ export function collectParam(
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
   const raw = value.slice(eq + 1);
   return { ...previous, [value.slice(0, eq)]: typedParam(raw) };
+}
+
+/**
+ * An option that names a file, a folder or a slice (`--out`, `--svg`, `--resume`, `--shard`, …): an
+ * empty value is refused. Commands test these options for truth, and `--out ''` would otherwise be
+ * no option at all (standard output, the default file, every task).
+ */
+export function nonEmpty(name: string) {
+  return (value: string): string => {
+    if (value === '') throw new InvalidArgumentError(`${name} must not be empty`);
+    return value;
+  };
+}
+
+/** A path as the file it names: absolute, through links when it exists. */
+function fileKey(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * Refuses, before any work, two of a command's files given as one (`classify --out X --html X`,
+ * `solve --svg X --replay X`, `bench-check --out` naming the baseline or the rerun): the later write
+ * would replace the earlier one, or the input, only once the work is done. Each entry is an option
+ * and its value (undefined: not given).
+ */
+export function distinctFiles(files: readonly (readonly [option: string, path: string | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [option, path] of files) {
+    if (path === undefined || path === '-') continue;
+    const key = fileKey(path);
+    const other = seen.get(key);
+    if (other !== undefined) throw new UsageError(`${option} ${clip(path)} names the same file as ${other}: give each its own file`);
+    seen.set(key, option);
+  }
 }
 
 /** `--max-size`, on every command that loads puzzles: the loader's limit on width and height. */

@@ -6,6 +6,7 @@ import { positiveInt } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
+import { clip } from '../../../corpus/errors.js';
 
 export function registerBench(program: Command): void {
   program
@@ -19,6 +20,9 @@ export function registerBench(program: Command): void {
       if (items.some((c) => c.name !== undefined || Object.keys(c.params ?? {}).length > 0))
         throw new UsageError('bench measures strategies with their defaults: give names or module paths, without parameters');
       const strategies = await Promise.all(items.map((c) => loadStrategy(c.strategy)));
+      // Benchmarks are named by strategy: the same one twice (`all,sat`) would stop tinybench with its own message.
+      const twice = strategies.find((s, i) => strategies.findIndex((t) => t.name === s.name) !== i);
+      if (twice) throw new UsageError(`--strategies lists strategy "${clip(twice.name)}" twice`);
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
       const out = o.out ?? defaultRunsPath('bench-');

@@ -7,7 +7,7 @@ import type { Grid } from '../../../corpus/model.js';
 import { renderSvg } from '../../../corpus/render.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { readInput } from '../../io/read-input.js';
-import { loadOptionsOf, maxSizeOption } from '../options.js';
+import { loadOptionsOf, maxSizeOption, nonEmpty } from '../options.js';
 
 /** Lines that carry no row: blank, `//` or `;` comments, and `$N` puzzle headers of the tournament format. */
 const isSkipped = (trimmed: string) =>
@@ -83,12 +83,12 @@ export function registerCheck(program: Command): void {
     .description('check a solution grid against a puzzle: prints "ok" or each violated row and column')
     .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
     .argument('<gridfile>', 'grid file: rows of #/. (or 1/0, X/-, tab-separated 0/1)')
-    .option('--svg <file>', 'also draw the grid as an SVG picture')
+    .option('--svg <file>', 'also draw the grid as an SVG picture', nonEmpty('--svg'))
     .addOption(maxSizeOption())
     .action((puzzlePath: string, gridPath: string, opts: { svg?: string; maxSize?: number }) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       const grid = parseGridFile(readInput(gridPath), gridPath, puzzle.width, puzzle.height);
-      if (opts.svg) writeOutputFile(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
+      if (opts.svg !== undefined) writeOutputFile(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
       const violations = verifyGrid(puzzle, grid);
       if (violations.length === 0) {
         process.stdout.write('ok\n');

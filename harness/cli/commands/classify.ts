@@ -17,7 +17,7 @@ import { writeCsv } from '../../results/csv.js';
 import { ensureDir, ensureParentDir, writeOutputFile } from '../../io/output-path.js';
 import { difficultyPage } from '../../classify/page.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { checkWorkers, maxSizeOption, memoryMb, nonNegativeNumber, pathsWithSuite, suiteOption, workerCount } from '../options.js';
+import { checkWorkers, distinctFiles, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, suiteOption, workerCount } from '../options.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitOnInterrupt } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
@@ -171,7 +171,7 @@ export function registerClassify(program: Command): void {
     .option('--memory <mb>', 'heap limit per worker thread in MiB', memoryMb, DEFAULT_MEMORY_MB)
     .option('--out <file>', 'CSV to write (default: reports/runs/classify-<timestamp>.csv)')
     .option('--only <classes>', `list only puzzles of these classes (comma-separated: ${PUZZLE_CLASSES.join(', ')}); the CSV too`, parseClassList)
-    .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ')
+    .option('--svg <dir>', 'draw each listed puzzle that line propagation does not finish: its stalled grid, and for two solutions where they differ', nonEmpty('--svg'))
     .option('--html <file>', 'also write an HTML page of the puzzles ranked by difficulty, with their profiles')
     .option('--show', `print those pictures in the terminal (automatic for up to ${SHOW_AUTOMATICALLY} listed puzzles)`)
     .addOption(suiteOption())
@@ -180,13 +180,14 @@ export function registerClassify(program: Command): void {
     .action(async (paths: string[], o: ClassifyCommandOptions) => {
       const started = performance.now();
       checkWorkers(o.workers);
+      distinctFiles([['--out', o.out], ['--html', o.html]]);
       // Ctrl-C: the CSV is written at the end, so nothing is; the pool's threads end with the process.
       // (With --workers 0 the classification holds this thread, and Ctrl-C keeps its default effect.)
       const release = o.workers > 0 ? exitOnInterrupt(() => 'interrupted: no CSV written') : () => {};
       let run;
       try {
         // A bad --svg is found before the (possibly long) classification, not after it.
-        if (o.svg) ensureDir(o.svg);
+        if (o.svg !== undefined) ensureDir(o.svg);
         if (o.html) ensureParentDir(o.html);
         run = await classifyCorpus({
           paths: pathsWithSuite(paths, o.suite),
@@ -220,7 +221,7 @@ export function registerClassify(program: Command): void {
         const pictures = showClassified(listed, !!process.stdout.isTTY);
         if (pictures) print(`\n${pictures}`);
       }
-      if (o.svg) {
+      if (o.svg !== undefined) {
         const files = writeClassifySvgs(listed, o.svg);
         print(`${files.length} SVG files written to ${oneLineText(o.svg)}`);
       }

@@ -10,7 +10,7 @@ import { parseSolverOutput } from '../../../solvers/sat/dimacs/solver-output.js'
 import { writeOutputFile } from '../../io/output-path.js';
 import { readInput } from '../../io/read-input.js';
 import { EXIT_FAILED, UsageError } from '../../io/thrown.js';
-import { loadOptionsOf, maxSizeOption } from '../options.js';
+import { loadOptionsOf, maxSizeOption, nonEmpty } from '../options.js';
 
 interface CnfCommandOptions {
   out?: string;
@@ -61,7 +61,7 @@ export function registerCnf(program: Command): void {
     .command('cnf')
     .description('write a puzzle as DIMACS CNF for outside SAT solvers, or (--decode) read a solver model back as a grid')
     .argument('<puzzle>', 'puzzle file (FILE#N for a member of a bundle)')
-    .option('-o, --out <file>', 'write the CNF to this file instead of standard output (-: standard output)')
+    .option('-o, --out <file>', 'write the CNF to this file instead of standard output (-: standard output)', nonEmpty('--out'))
     .option(
       '--decode <model>',
       'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
@@ -83,7 +83,7 @@ export function registerCnf(program: Command): void {
       }
       // A comment is one line: a line break in the puzzle's file name or title would end it and corrupt the CNF.
       const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding).map(oneLineText) });
-      if (opts.out && opts.out !== '-') writeOutputFile(opts.out, text);
+      if (opts.out !== undefined && opts.out !== '-') writeOutputFile(opts.out, text);
       else process.stdout.write(text);
     });
 }

@@ -3,7 +3,7 @@ import { MAX_SERIES_COUNT, writeSeriesFiles } from '../../../corpus/generate.js'
 import { MAX_SEED } from '../../../corpus/random.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { ensureDir } from '../../io/output-path.js';
-import { wholeNumber } from '../options.js';
+import { DECIMAL_NUMBER, nonEmpty, wholeNumber } from '../options.js';
 import { exitOnInterrupt } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
 
@@ -24,7 +24,7 @@ const YIELD_EVERY = 64;
 
 function densityOption(value: string): number {
   const d = Number(value);
-  if (value.trim() === '' || !(d >= 0 && d <= 1)) throw new InvalidArgumentError('--density must be a number from 0 to 1');
+  if (!DECIMAL_NUMBER.test(value) || !(d >= 0 && d <= 1)) throw new InvalidArgumentError('--density must be a number from 0 to 1');
   return d;
 }
 
@@ -41,7 +41,7 @@ export function registerGenerate(program: Command): void {
     .option('--density <d>', 'probability of a black cell, 0 to 1', densityOption, 0.5)
     .option('--count <n>', `number of puzzles, 1 to ${MAX_SERIES_COUNT}`, wholeNumber('--count', 1, MAX_SERIES_COUNT), 1)
     .option('--seed <s>', `seed, an integer from 0 to ${MAX_SEED}`, wholeNumber('--seed', 0, MAX_SEED), 1)
-    .requiredOption('--out <dir>', 'output directory (created if needed); files are named 001.non, 002.non, …')
+    .requiredOption('--out <dir>', 'output directory (created if needed); files are named 001.non, 002.non, …', nonEmpty('--out'))
     .action(async (opts: GenerateOptions) => {
       const { width, density, count, seed } = opts;
       ensureDir(opts.out);

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard } from '../../run/tasks.js';
-import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
+import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { InputError } from '../../../corpus/errors.js';
@@ -20,9 +20,9 @@ export function registerRun(program: Command): void {
     .addOption(new Option('--workers <n>', 'worker threads').argParser(positiveInt('--workers')).default(defaultWorkers(), 'the number of cores'))
     .option('--max-solutions <n>', 'stop each solve after this many solutions', positiveInt('--max-solutions'), 2)
     .option('--out <file>', 'CSV to write (default: reports/runs/<timestamp>.csv)')
-    .option('--shard <K/N|auto>', 'run only the K-th of N deterministic slices of the tasks; auto: K and N from Slurm or Kubernetes job-array variables')
+    .option('--shard <K/N|auto>', 'run only the K-th of N deterministic slices of the tasks; auto: K and N from Slurm or Kubernetes job-array variables', nonEmpty('--shard'))
     .option('--shard-count <n>', 'with --shard auto: the number of slices (a Kubernetes indexed Job\'s completions; overrides Slurm\'s count)', positiveInt('--shard-count'))
-    .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records')
+    .option('--resume <file>', 'append to this run CSV (a new one if it does not exist), skipping the tasks it already records', nonEmpty('--resume'))
     .option('--param <key=value>', 'strategy parameter (repeatable)', collectParam)
     .option('--config <file>', 'a benchmark definition (YAML or JSON): puzzles, configurations, settings; options given here override it')
     .addOption(suiteOption())
@@ -55,8 +55,8 @@ export function registerRun(program: Command): void {
         maxSolutions: setting('maxSolutions', def?.settings.maxSolutions),
         ...(def ? { definition: def.recorded } : {}),
         out: o.out ?? defaultRunsPath(''),
-        ...(o.shard ? { shard: parseShard(o.shard, process.env, o.shardCount) } : {}),
-        ...(o.resume ? { resume: o.resume } : {}),
+        ...(o.shard !== undefined ? { shard: parseShard(o.shard, process.env, o.shardCount) } : {}),
+        ...(o.resume !== undefined ? { resume: o.resume } : {}),
         ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,
         ...(o.param ? { params: o.param } : {}),

@@ -18,7 +18,7 @@ import { oneLineText } from '../../../corpus/errors.js';
 import { recordSolve, replayableStrategy } from '../../replay/record.js';
 import { replayPage } from '../../replay/page.js';
 import { DEFAULT_MAX_STEPS, type RecordedSteps } from '../../replay/recorder.js';
-import { collectParam, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
+import { collectParam, distinctFiles, loadOptionsOf, maxSizeOption, nonNegativeNumber, positiveInt, strategySpec } from '../options.js';
 
 export const DEFAULT_SOLVE_STRATEGY = 'backtrack';
 export const DEFAULT_SOLVE_TIMEOUT_S = 60;
@@ -131,6 +131,7 @@ const clone = structuredClone;
 
 /** `nonobench solve PUZZLE`: bad input throws (exit 2), a failed solve throws FailedSolve (exit 1). */
 async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Promise<void> {
+  distinctFiles([['--svg', opts.svg], ['--replay', opts.replay]]);
   const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
   // Before solving, and before either picture is written: one that would replace the puzzle file.
   for (const output of [opts.svg, opts.replay]) if (output !== undefined) refuseInputAsOutput(output);

@@ -5,7 +5,7 @@ import { Interrupted } from '../../ab/child.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 import { UsageError } from '../../io/thrown.js';
-import { positiveInt } from '../options.js';
+import { nonEmpty, positiveInt } from '../options.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { MIN_REPS, SettingsRefusal } from '../../compare/compare.js';
 
@@ -24,7 +24,7 @@ export function registerAb(program: Command): void {
       .argument('<base>', 'git ref of the base side (a commit, branch, tag, HEAD~1)')
       .argument('[new-and-run...]', `git ref of the new side (default: the working tree, built in place); after --, the puzzles and options given to both sides' \`run\` (default: ${DEFAULT_AB_RUN.join(' ')})`)
       .addOption(new Option('--rounds <n>', 'alternating rounds; each is one repetition of every task on each side').argParser(positiveInt('--rounds')).default(5))
-      .option('--out-dir <dir>', 'folder for the CSVs: every round of each side, and base.csv and new.csv (default: reports/runs/ab-<time>-<random>/)')
+      .option('--out-dir <dir>', 'folder for the CSVs: every round of each side, and base.csv and new.csv (default: reports/runs/ab-<time>-<random>/)', nonEmpty('--out-dir'))
       .addOption(new Option('--cache-dir <dir>', 'where builds are kept, one folder per commit').default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds')),
   ).action(async (base: string, rest: string[], o) => {
     const raw = process.argv;

@@ -10,7 +10,7 @@ import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal }
 import { defaultCacheDir } from '../../ab/builds.js';
 import { Interrupted } from '../../ab/child.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
-import { checkWorkers, collectParam, maxSizeOption, memoryMb, positiveInt, warmupCount } from '../options.js';
+import { checkWorkers, collectParam, distinctFiles, maxSizeOption, memoryMb, nonEmpty, positiveInt, warmupCount } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -24,7 +24,7 @@ export function registerBenchCheck(program: Command): void {
           "runs the baseline's commit interleaved with this checkout and judges time between those two (exit 1 on a regression)",
       )
       .addOption(new Option('--baseline <file>', 'the baseline run CSV').default(join(REPORTS_DIR, 'baseline.csv'), 'reports/baseline.csv'))
-      .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)')
+      .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)', nonEmpty('--run-out'))
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
       .option('--ab', "judge time by an A/B run against the baseline's own commit (built once into --cache-dir), run interleaved with this checkout")
       .addOption(new Option('--cache-dir <dir>', 'with --ab: where builds are kept, one folder per commit').default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds'))
@@ -38,6 +38,8 @@ export function registerBenchCheck(program: Command): void {
   ).action(async (o) => {
     if (o.workers !== undefined) checkWorkers(o.workers);
     const runOut: string = o.runOut ?? defaultCheckOut();
+    // Before the rerun: a comparison written over the baseline or the rerun would be refused only after it.
+    distinctFiles([['--baseline', o.baseline], ['--run-out', runOut], ['--out', o.out]]);
     const options = {
       baseline: o.baseline,
       out: runOut,

@@ -4,7 +4,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, type CompareFormat } from '../../compare/format.js';
 import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
 import { refuseInputAsOutput } from '../../../corpus/input-files.js';
-import { nonNegativeNumber } from '../options.js';
+import { nonEmpty, nonNegativeNumber } from '../options.js';
 
 /** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
@@ -49,7 +49,7 @@ export function addCompareOptions(command: Command): Command {
     .option('--raw-times', 'compare wall times as measured, without discounting a change of machine speed (calib_ms)')
     .option('--allow-different', 'compare runs whose time limit, solution cap, warm-up, parameters or definition differ, instead of refusing them')
     .addOption(new Option('--format <format>', 'output format').choices(COMPARE_FORMATS).default('table'))
-    .option('--out <file>', 'write the output to this file instead of stdout');
+    .option('--out <file>', 'write the output to this file instead of stdout', nonEmpty('--out'));
 }
 
 export function compareOptionsOf(o: {
@@ -74,13 +74,13 @@ export function compareOptionsOf(o: {
 }
 
 export function emit(text: string, out: string | undefined): void {
-  if (out) writeOutputFile(out, text); // like run's --out: a new reports folder is made
+  if (out !== undefined) writeOutputFile(out, text); // like run's --out: a new reports folder is made
   else process.stdout.write(text);
 }
 
 /** emit for output written in pieces (a large comparison need not fit in one string). */
 export function emitChunks(chunks: Iterable<string>, out: string | undefined): void {
-  if (!out) {
+  if (out === undefined) {
     for (const chunk of chunks) process.stdout.write(chunk);
     return;
   }

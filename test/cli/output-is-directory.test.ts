@@ -1,0 +1,26 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../helpers/temp-dirs.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+
+requireBuiltCli();
+
+const DANCER = 'corpus/puzzles/webpbn/1.non';
+const newDir = tempDirs('output-directory');
+
+describe('an output file option naming a directory', () => {
+  it('run --out DIR is a usage error before any task runs, not exit 1 after solving', () => {
+    const dir = newDir();
+    const r = runCli('run', DANCER, '-s', 'overlap', '--workers', '1', '--warmup', '0', '--out', dir, '-q');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`nonobench: ${dir}: is a directory; name a file\n`);
+    expect(r.out).toBe(''); // no summary: nothing was solved
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('convert OUT=DIR names the directory, not EISDIR', () => {
+    const dir = newDir();
+    const c = runCli('convert', DANCER, dir, '--format', 'json');
+    expect([c.code, c.err]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n`]);
+  });
+});
