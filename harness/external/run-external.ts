@@ -114,13 +114,16 @@ function inputOf(task: ExternalTask): { text: string; cnf?: NonogramCnf } {
  * until `maxSolutions` are found or the solver says there are no more, as the sat strategy does.
  */
 export async function runExternalTask(task: ExternalTask): Promise<TaskOutcome> {
-  const dir = mkdtempSync(join(tmpdir(), 'nonobench-task-'));
+  let dir: string | undefined;
   try {
+    // Inside the try: a temp folder that cannot be made (removed or filled by an earlier solver) is
+    // this task's error row, not the end of the run.
+    dir = mkdtempSync(join(tmpdir(), 'nonobench-task-'));
     return await runInDir(task, dir);
   } catch (err) {
     return { kind: 'error', message: `could not run ${task.solver.program}: ${thrownMessage(err)}` };
   } finally {
-    removeDir(dir);
+    if (dir !== undefined) removeDir(dir);
   }
 }
 

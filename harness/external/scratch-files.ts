@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Files in a folder an external solver can write to, read and written so that the solver cannot
@@ -6,6 +6,8 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync, writeF
  * wait for ever; a link to a device, or to a file outside the folder) is neither followed by a
  * write nor read as a file.
  */
+
+const READ_CHUNK_BYTES = 1 << 16;
 
 /** A file that is not one the harness reads: `what` names it in the message. */
 export class ScratchFileError extends Error {}
@@ -35,7 +37,20 @@ export function readRegularFile(path: string, what: string, maxBytes: number, li
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new ScratchFileError(`${what} is ${kindOf(stat)}, not a regular file`);
     if (stat.size > maxBytes) throw new ScratchFileError(`${what} of ${stat.size} bytes, more than ${limit}`);
-    return readFileSync(fd, 'utf8');
+    // The size is not always the length: a /proc or /sys file (a link to /proc/self/pagemap) says 0
+    // and reads on for hundreds of GiB. So reading stops past maxBytes, whatever the size says (in
+    // whole 64 KiB reads: pagemap refuses a read that is not a multiple of 8 bytes).
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) throw new ScratchFileError(`${what} of more than ${maxBytes} bytes (its size said ${stat.size}), more than ${limit}`);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -129,7 +129,7 @@ function checkPlaceholders(words: string[], spec: ExternalSpec): void {
     for (const m of word.matchAll(PLACEHOLDER)) {
       const name = m[1];
       if (name === undefined) continue;
-      if (!(name in PLACEHOLDERS)) throw new ExternalSpecError(`command: unknown placeholder {${name}} (known: ${Object.keys(PLACEHOLDERS).map((p) => `{${p}}`).join(' ')}; {{ and }} for braces)`);
+      if (!Object.hasOwn(PLACEHOLDERS, name)) throw new ExternalSpecError(`command: unknown placeholder {${name}} (known: ${Object.keys(PLACEHOLDERS).map((p) => `{${p}}`).join(' ')}; {{ and }} for braces)`);
       if (name === 'cnf' && spec.input !== 'cnf') throw new ExternalSpecError('command: {cnf} needs input cnf');
       if (name === 'model' && spec.output !== 'dimacs-model') throw new ExternalSpecError('command: {model} needs output dimacs-model');
     }
@@ -138,7 +138,7 @@ function checkPlaceholders(words: string[], spec: ExternalSpec): void {
 
 /** The words with their placeholders filled in. */
 export function fillPlaceholders(words: readonly string[], values: Record<string, string>): string[] {
-  return words.map((word) => word.replace(PLACEHOLDER, (all, name: string | undefined) => (name === undefined ? all[0]! : values[name] ?? all)));
+  return words.map((word) => word.replace(PLACEHOLDER, (all, name: string | undefined) => (name === undefined ? all[0]! : Object.hasOwn(values, name) ? values[name]! : all)));
 }
 
 const usesPlaceholder = (words: readonly string[], names: string[]) =>

@@ -11,6 +11,9 @@ const sameGrid = (a: Grid, b: Grid) => a.length === b.length && a.every((v, i) =
 /** A grid of the puzzle's size holding cell values only (0 unknown, 1 filled, 2 empty). */
 const isGrid = (g: unknown, cells: number) => g instanceof Uint8Array && g.length === cells && g.every((v) => v <= EMPTY);
 
+/** The longest metrics.extra a row holds, as JSON: room for any counters, not for a solver's dump. */
+export const MAX_EXTRA_CHARS = 64 * 1024;
+
 /** Counters a strategy reports itself: each absent, or a whole number ≥ 0 (what the CSV's readers accept). */
 const STRATEGY_COUNTERS = ['deadEnds', 'decisions', 'lineSolves', 'maxDepth'] as const;
 
@@ -46,6 +49,10 @@ export function malformed(puzzle: Puzzle, r: SolveResult, maxSolutions?: number)
     }
     // A String or Date object, or one whose toJSON gives no object, is written as something else.
     if (!json?.startsWith('{')) return 'strategy returned metrics.extra that is not an object';
+    // Written into the row on the harness's one thread, where external solvers' clocks run too: tens
+    // of MiB of it (an external program's JSON) held the run for a minute, and a solver running
+    // meanwhile was recorded as a timeout.
+    if (json.length > MAX_EXTRA_CHARS) return `strategy returned metrics.extra of ${json.length} characters as JSON, more than the ${MAX_EXTRA_CHARS} a row holds`;
   }
   return null;
 }

@@ -7,15 +7,16 @@ export interface SolverAnswer {
   values: Int8Array;
 }
 
-const STATUS: Record<string, SolverAnswer['status']> = {
-  SATISFIABLE: 'sat',
-  SAT: 'sat',
-  UNSATISFIABLE: 'unsat',
-  UNSAT: 'unsat',
-  UNKNOWN: 'unknown',
-  INDET: 'unknown',
-  INDETERMINATE: 'unknown',
-};
+/** A Map, not an object: a word such as `constructor` or `toString` must not find Object.prototype's. */
+const STATUS = new Map<string, SolverAnswer['status']>([
+  ['SATISFIABLE', 'sat'],
+  ['SAT', 'sat'],
+  ['UNSATISFIABLE', 'unsat'],
+  ['UNSAT', 'unsat'],
+  ['UNKNOWN', 'unknown'],
+  ['INDET', 'unknown'],
+  ['INDETERMINATE', 'unknown'],
+]);
 
 /**
  * Reads a SAT solver's answer in either common form:
@@ -41,10 +42,10 @@ export function parseSolverOutput(text: string, numVars: number, file = '<model>
     const line = raw.trim();
     if (line === '' || line === 'c' || line.startsWith('c ')) continue;
     let rest = line;
-    if (line.startsWith('s ') || STATUS[line] !== undefined) {
+    if (line.startsWith('s ') || STATUS.has(line)) {
       if (status !== null) fail(lineNo, `second status line (the first is on line ${statusLine})`);
       const word = line.startsWith('s ') ? line.slice(2).trim() : line;
-      const parsed = STATUS[word];
+      const parsed = STATUS.get(word);
       if (parsed === undefined) fail(lineNo, `unknown solver status "${clip(word)}"`);
       status = parsed!;
       statusLine = lineNo;
