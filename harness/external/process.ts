@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitTimer } from '../io/timers.js';
@@ -119,6 +119,22 @@ function taskProcesses(pgid: number, token: string, except: number): number[] {
   return found;
 }
 
+/**
+ * Whether process `pid` has ended and waits to be reaped (Linux /proc): its exit is not seen yet
+ * because the harness's thread is busy (reading another solver's output, writing a row).
+ */
+function hasEnded(pid: number): boolean {
+  try {
+    const stat = readFileSync(join('/proc', String(pid), 'stat'), 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/** How much later than GNU time's record of the exit the harness may see it before that record is taken instead. */
+const LATE_EXIT_MS = 50;
+
 function kill(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
@@ -210,6 +226,7 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
   const usageFile = join(usageDir, 'usage');
   const words = wrapped(argv, limits.memoryMb, usageFile);
   const started = performance.now();
+  const startedWall = performance.timeOrigin + started;
   return new Promise((done) => {
     let child: ChildProcess;
     try {
@@ -245,11 +262,15 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
         exitHookSet = true;
         process.on('exit', killAllExternal);
       }
+      // A timer that fires late, after the solver ended in time (its exit waits behind other work
+      // of the harness's thread), stops nothing: the exit is about to be seen.
       later(limits.softMs, () => {
+        if (hasEnded(pgid)) return;
         stopped ??= 'timeout';
         signalTask(pgid, token, wrapper, 'SIGTERM');
       });
       later(limits.hardMs, () => {
+        if (hasEnded(pgid)) return;
         stopped ??= 'timeout';
         signalTask(pgid, token, wrapper, 'SIGKILL');
       });
@@ -285,10 +306,14 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       finished = true;
       for (const t of timers) clearTimeout(t);
       if (pgid !== undefined) live.delete(pgid);
-      const wallMs = (exitedAt ?? performance.now()) - started;
+      let wallMs = (exitedAt ?? performance.now()) - started;
       let usage: ReturnType<typeof parseUsage>;
       try {
         usage = parseUsage(readRegularFile(usageFile, 'the usage file', USAGE_MAX_BYTES));
+        // GNU time writes its report as the solver ends: when the harness saw the exit much later
+        // (its thread was busy), the report's time is the exit's.
+        const reportedMs = statSync(usageFile).mtimeMs - startedWall;
+        if (usage && reportedMs >= 0 && wallMs - reportedMs > LATE_EXIT_MS) wallMs = reportedMs;
       } catch {
         usage = undefined;
       }
