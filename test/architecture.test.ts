@@ -45,7 +45,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'harness/io': ['corpus'],
   'harness/results': ['corpus', 'solvers/api', 'harness/io'],
   'harness/external': ['corpus', 'solvers/api', 'solvers/sat/dimacs', 'solvers/sat/encodings', 'harness/io', 'harness/results'],
-  'harness/config': ['corpus', 'solvers/api', 'solvers/strategies', 'solvers/sat/encodings', 'harness/io', 'harness/external'],
+  'harness/config': ['corpus', 'solvers/api', 'solvers/strategies', 'solvers/sat/encodings', 'harness/io', 'harness/results', 'harness/external'],
   'harness/run': ['corpus', 'solvers/api', 'solvers/strategies', 'harness/io', 'harness/results', 'harness/external', 'harness/config'],
   'harness/bench': ['corpus', 'solvers/api', 'solvers/line', 'harness/io', 'harness/config', 'harness/run'],
 };

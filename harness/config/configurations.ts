@@ -7,6 +7,7 @@ import { probePlugin } from './plugin-probe.js';
 import { fileIdentity } from '../io/file-identity.js';
 import { ExternalSpecError, programName, recordedExternal, resolveExternal, type ExternalSpec, type ResolvedExternal } from '../external/spec.js';
 import { clip } from '../../corpus/errors.js';
+import { EXTERNAL_STRATEGY } from '../results/row.js';
 
 /** A plugin's `PATH@HASH`; a file that cannot be read is left to the loader to report. */
 function identityOf(path: string): string {
@@ -56,8 +57,7 @@ export interface ConfigSpec {
   origin?: { file: string; line: number };
 }
 
-/** The `strategy` of every external solver's configuration. */
-export const EXTERNAL_STRATEGY = 'external';
+export { EXTERNAL_STRATEGY };
 
 /** A configuration ready to run: names checked, module path absolute, parameters resolved. */
 export interface Configuration {

@@ -6,6 +6,7 @@ import { refuseIfLocked } from '../io/output-lock.js';
 import { ensureParentDir } from '../io/output-path.js';
 import { BufferedWriter, csvNumber, csvRecord, CsvValueError, decodeCsvBytes, parseRecord, requireColumns, scanCsvFile, type CsvScan } from './csv.js';
 import type { RunColumn } from './row.js';
+import { ConfigurationSettings } from './merge-settings.js';
 
 export interface MergeResult {
   rows: number;
@@ -86,6 +87,7 @@ export function mergeCsvs(out: string, inputs: string[]): MergeResult {
   let columns: string[] | undefined;
   const records = new Records();
   const pairs = new PairCodes();
+  const settings = new ConfigurationSettings();
   const scans: CsvScan[] = [];
   const identities: { dev: number; ino: number }[] = [];
   inputs.forEach((input, k) => {
@@ -104,6 +106,7 @@ export function mergeCsvs(out: string, inputs: string[]): MergeResult {
           if (Number.isNaN(task)) throw new CsvValueError('column task: empty, so the row has no place in the run');
           if (Number.isNaN(rep)) throw new CsvValueError('column rep: empty, so the row is no task of the run');
           const config = (at.config !== undefined ? f[at.config] : '') || f[at.strategy!]!;
+          settings.check(f, at, config, input, row.line);
           records.push(k, row.start, row.end, task, rep, pairs.code(f[at.puzzle_id!]!, f[at.puzzle_path!]!, config));
         } catch (err) {
           if (err instanceof CsvValueError) throw new InputError(input, row.line, err.message);

@@ -175,3 +175,6 @@ export function withConfig<R extends RunRecord>(records: R[]): R[] {
   for (const r of records) if (r.config === undefined || r.config === '') r.config = r.strategy ?? '';
   return records;
 }
+
+/** The `strategy` of every external solver's configuration. */
+export const EXTERNAL_STRATEGY = 'external';

@@ -1,4 +1,6 @@
-import type { RunColumn } from './row.js';
+import { basename, isAbsolute } from 'node:path';
+import { typedParams } from '../../solvers/api/params.js';
+import { EXTERNAL_STRATEGY, type RunColumn } from './row.js';
 
 /** Settings written as numbers. */
 const NUMERIC: ReadonlySet<RunColumn> = new Set(['timeout_s', 'max_solutions', 'warmup', 'workers', 'memory_mb']);
@@ -16,4 +18,24 @@ export function canonicalSetting(column: RunColumn, text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * A row's params as --resume and merge compare them: as canonicalSetting, with text values read as
+ * `--param` reads them (a plugin that declares none got `STRATEGY:key=5` as the text "5" from older
+ * versions, the number 5 now: the same setting). An external solver's command holds the absolute
+ * paths of its program and files, which move with the checkout: each is compared by its file name.
+ */
+export function comparableParams(text: string, strategy: string): string {
+  let params: unknown;
+  try {
+    params = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return canonicalSetting('params', text);
+  if (strategy !== EXTERNAL_STRATEGY) return canonicalSetting('params', JSON.stringify(typedParams(params as Record<string, unknown>)));
+  const external = params as { command?: unknown };
+  if (Array.isArray(external.command)) external.command = external.command.map((word: unknown) => (typeof word === 'string' && isAbsolute(word) ? basename(word) : word));
+  return canonicalSetting('params', JSON.stringify(external));
 }

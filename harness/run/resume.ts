@@ -5,9 +5,8 @@ import { clip, InputError } from '../../corpus/errors.js';
 import { CsvValueError, scanCsvFile } from '../results/csv.js';
 import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
-import { canonicalSetting } from '../results/setting-value.js';
-import { typedParams } from '../../solvers/api/params.js';
-import { EXTERNAL_STRATEGY } from '../config/configurations.js';
+import { canonicalSetting, comparableParams } from '../results/setting-value.js';
+import { EXTERNAL_STRATEGY } from '../results/row.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
 
@@ -36,36 +35,6 @@ export interface RecordedRun {
   programs: Map<string, Map<string, { line: number; strategy: string; file: string }>>;
   /** Each puzzle path as recorded → the first task number it is recorded at, and that row's line. */
   paths: Map<string, { task: number; line: number }>;
-}
-
-/**
- * Params as compared (as compare does): JSON with its keys sorted. An external solver's command
- * holds the absolute paths of its program and files, which move with the checkout: each is compared
- * by its file name, so that the same program resumed from elsewhere passes and another does not.
- */
-function paramsValue(text: string, strategy: string): string {
-  if (strategy !== EXTERNAL_STRATEGY) return canonicalSetting('params', typedValues(text));
-  try {
-    const params = JSON.parse(text) as { command?: unknown };
-    if (Array.isArray(params.command)) params.command = params.command.map((word: unknown) => (typeof word === 'string' && isAbsolute(word) ? basename(word) : word));
-    return canonicalSetting('params', JSON.stringify(params));
-  } catch {
-    return text;
-  }
-}
-
-/**
- * Params with their text values read as `--param` reads them: a plugin that declares none got
- * `STRATEGY:key=5` as the text "5" from older versions and as the number 5 now, the same setting.
- */
-function typedValues(text: string): string {
-  try {
-    const params: unknown = JSON.parse(text);
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) return text;
-    return JSON.stringify(typedParams(params as Record<string, unknown>));
-  } catch {
-    return text;
-  }
 }
 
 /** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
@@ -136,7 +105,7 @@ export function recordedTasks(path: string): RecordedRun {
       if (f[at.params] === '') return;
       let params = recorded.params.get(f[at.config]!);
       if (!params) recorded.params.set(f[at.config]!, (params = new Map()));
-      const value = paramsValue(f[at.params]!, f[at.strategy]!);
+      const value = comparableParams(f[at.params]!, f[at.strategy]!);
       if (!params.has(value)) params.set(value, row.line);
     },
     {
@@ -196,7 +165,7 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
   for (const [config, values] of recorded.params) {
     const now = configs.get(config);
     if (now === undefined) continue; // reported below, by its tasks
-    const value = paramsValue(now.paramsText, now.strategy);
+    const value = comparableParams(now.paramsText, now.strategy);
     for (const [was, line] of values) if (was !== value) refuse(line, `configuration ${clip(config)} ran with params ${clip(was)}, and this run gives it ${value === '' ? 'none' : clip(value)}`);
   }
 
