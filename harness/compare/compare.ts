@@ -1,7 +1,7 @@
 import type { RunRecord } from '../results/row.js';
 import { geometricMean } from './stats.js';
 import { benjaminiHochberg, familyShift, type FamilyShift } from './family.js';
-import { counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
+import { beyondThreshold, counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
 import { chooseTimeBasis, type TimeBasis, type TimeChoice } from './time-basis.js';
@@ -12,6 +12,7 @@ export { MIN_CALIBRATIONS } from './pairs.js';
 export { TIME_CHOICES, type TimeBasis, type TimeChoice } from './time-basis.js';
 export { SettingsRefusal, settingsLines, type SettingDifference, type SettingsComparison } from './settings.js';
 export {
+  belowMinTime,
   COUNTERS,
   counterChanges,
   describeStatuses,
@@ -312,7 +313,6 @@ function confirmAmongAll(pairs: PairComparison[], options: CompareOptions): void
  */
 function strategyRatios(pairs: PairComparison[], options: CompareOptions): StrategyRatio[] {
   const names = [...new Set(pairs.map((p) => p.strategy))];
-  const slow = 1 + options.threshold;
   return names.map((strategy) => {
     const mine = pairs.filter((p) => p.strategy === strategy);
     const solved = mine.filter((p) => isSolvedStatus(p.base.status) && isSolvedStatus(p.next.status) && p.time);
@@ -321,7 +321,7 @@ function strategyRatios(pairs: PairComparison[], options: CompareOptions): Strat
       timed.map((p) => p.time!.ratio),
       options.confidence,
     );
-    const verdict: TimeVerdict | null = shift.low === null ? null : shift.low > slow ? 'regression' : shift.high! < 1 / slow ? 'improvement' : 'unchanged';
+    const verdict: TimeVerdict | null = shift.low === null ? null : beyondThreshold(shift.low, shift.high, options.threshold);
     return {
       strategy,
       pairs: mine.length,

@@ -1,4 +1,5 @@
 import {
+  belowMinTime,
   describeStatuses,
   INCONCLUSIVE_WHY,
   MIN_CALIBRATIONS,
@@ -202,7 +203,7 @@ function formatText(result: CompareResult, table: TableFn): string {
   const unconfirmed = (p: PairComparison) =>
     p.time?.verdict === 'inconclusive' &&
     (p.time.ratio > slow || p.time.ratio < 1 / slow) &&
-    !(p.base.medianMs! < o.minTimeMs && p.next.medianMs! < o.minTimeMs);
+    !belowMinTime(p.base, p.next, o.minTimeMs);
   if (result.counts.timeInconclusive) section(`Unconfirmed time changes, fewer than ${MIN_REPS} repetitions a side`, timeHeader, result.pairs.filter(unconfirmed).map(timeRow));
   section(
     'Counter changes',

@@ -71,6 +71,11 @@ export interface SideSummary {
   /** Times of the finished repetitions (CPU or wall time, as the comparison's basis), in milliseconds. */
   times: number[];
   medianMs: number | null;
+  /**
+   * The factor the times were multiplied by (NEW's calibration scaling; 1, or absent, when none):
+   * --min-time is about the times measured, so it is judged on medianMs / scale.
+   */
+  scale?: number;
   /** Distinct values over the finished repetitions (several only if a counter is not deterministic). */
   counters: Record<Counter, string[]>;
 }
@@ -162,7 +167,7 @@ export function summariseRows(t: RunTable, rows: ArrayLike<number>, timeScale = 
   const [deadEnds, decisions, lineSolves] = counterValues.map((values) => Array.from(values, countText));
   const counters: Record<Counter, string[]> = { dead_ends: deadEnds!, decisions: decisions!, line_solves: lineSolves! };
   const sorted = Float64Array.from(times).sort();
-  return { reps: rows.length, statuses, status: chosen, verified, times: times.slice(), medianMs: times.length ? medianOfSorted(sorted) : null, counters };
+  return { reps: rows.length, statuses, status: chosen, verified, times: times.slice(), medianMs: times.length ? medianOfSorted(sorted) : null, scale: timeScale, counters };
 }
 
 /**
@@ -217,6 +222,32 @@ export function withoutSlowest(times: readonly number[]): number[] {
   return sorted.length >= TRIM_FROM_REPS ? sorted.slice(0, -1) : sorted;
 }
 
+/** Rounding allowed in an interval's end, on the log scale, before it counts as beyond the threshold. */
+const ROUNDING = 1e-9;
+
+/**
+ * Where an interval for NEW/BASE lies against the threshold: `regression` when wholly above
+ * 1 + threshold, `improvement` when wholly below 1 / (1 + threshold), else `unchanged`. Compared on
+ * the log scale with a margin for rounding, so that an end exactly on the threshold (110 ms against
+ * 100 ms at 10%, common with CPU times in 10 ms steps) is on it both ways: the same pair with the
+ * runs swapped has the interval's ends inverted, and exp(−x) need not round to 1 / exp(x).
+ */
+export function beyondThreshold(low: number | null, high: number | null, threshold: number): 'regression' | 'improvement' | 'unchanged' {
+  const edge = Math.log1p(threshold) + ROUNDING;
+  if (low !== null && Math.log(low) > edge) return 'regression';
+  if (high !== null && Math.log(high) < -edge) return 'improvement';
+  return 'unchanged';
+}
+
+/**
+ * Both sides' medians below --min-time, as measured: a side's times scaled by calibration are taken
+ * back to what was timed, so that the floor does not depend on which run is BASE (only NEW is scaled).
+ */
+export function belowMinTime(base: SideSummary, next: SideSummary, minTimeMs: number): boolean {
+  const measured = (s: SideSummary) => s.medianMs! / (s.scale ?? 1);
+  return measured(base) < minTimeMs && measured(next) < minTimeMs;
+}
+
 /** The time rule (see the top of this file); null when either side has no timed repetition. */
 export function judgeTime(base: SideSummary, next: SideSummary, rules: TimeRules): TimeComparison | null {
   if (base.times.length === 0 || next.times.length === 0) return null;
@@ -233,11 +264,10 @@ export function judgeTime(base: SideSummary, next: SideSummary, rules: TimeRules
   const diffMs = next.medianMs! - base.medianMs!;
   const reps = `${baseTimes.length}+${nextTimes.length} reps`;
   if (baseTimes.length < MIN_REPS || nextTimes.length < MIN_REPS) return { ...estimate, diffMs, verdict: 'inconclusive', note: `${reps}: fewer than ${MIN_REPS} a side` };
-  const slow = 1 + rules.threshold;
   let note = estimate.achievedConfidence < rules.confidence - 1e-9 ? `${reps}: range, ${Math.floor(estimate.achievedConfidence * 100)}% CI only` : '';
   // From MIN_REPS a side there is always an interval (at worst the range of ratios).
-  let verdict: TimeVerdict = (estimate.low ?? 0) > slow ? 'regression' : (estimate.high ?? Infinity) < 1 / slow ? 'improvement' : 'unchanged';
-  if (verdict !== 'unchanged' && base.medianMs! < rules.minTimeMs && next.medianMs! < rules.minTimeMs) {
+  let verdict: TimeVerdict = beyondThreshold(estimate.low, estimate.high, rules.threshold);
+  if (verdict !== 'unchanged' && belowMinTime(base, next, rules.minTimeMs)) {
     verdict = 'unchanged';
     note = note ? `${note}; below --min-time` : 'below --min-time';
   }

@@ -125,9 +125,10 @@ export function mannWhitneyPValue(u: number, m: number, n: number): number {
   if (m === 0 || n === 0) return 1;
   if (m * n <= EXACT_LIMIT) {
     const dist = mannWhitneyNull(m, n);
-    const mid = (m * n) / 2;
-    // By symmetry, the two-sided p is twice the tail beyond |u − mid|; half-integer U (ties) rounds toward the centre.
-    const tail = u <= mid ? Math.ceil(u - 1e-9) : Math.floor(m * n - u + 1e-9);
+    // By symmetry, the two-sided p is twice the tail beyond |U − m·n/2|, taken on the lower side (U's
+    // mirror m·n − U when above the centre); half-integer U (ties) rounds toward the centre on either
+    // side, so that swapping the samples gives the same p-value.
+    const tail = Math.ceil(Math.min(u, m * n - u) - 1e-9);
     let p = 0;
     for (let v = 0; v <= tail; v++) p += dist[v]!;
     return Math.min(1, 2 * p);

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { judgeTime, type SideSummary } from '../../harness/compare/judge.js';
+
+/** A side of `times`, all solved. */
+const side = (times: number[]): SideSummary => ({
+  reps: times.length,
+  statuses: { unique: times.length },
+  status: 'unique',
+  verified: 'true',
+  times,
+  medianMs: [...times].sort((a, b) => a - b)[times.length >> 1]!,
+  counters: { dead_ends: ['0'], decisions: ['0'], line_solves: ['7'] },
+});
+
+const rules = { threshold: 0.1, confidence: 0.95, minTimeMs: 0 };
+
+describe('an interval ending exactly on the threshold', () => {
+  it('lies on it, not beyond it, whichever run is BASE (CPU times in whole steps make this common)', () => {
+    for (const [b, n] of [
+      [10, 11],
+      [20, 22],
+      [50, 55],
+      [100, 110],
+      [200, 220],
+      [5, 5.5],
+    ] as const) {
+      // Every NEW repetition exactly 10% slower: the interval is [1.1, 1.1], which does not lie above 1.1.
+      const forward = judgeTime(side([b, b, b, b, b]), side([n, n, n, n, n]), rules)!;
+      const backward = judgeTime(side([n, n, n, n, n]), side([b, b, b, b, b]), rules)!;
+      expect([forward.verdict, backward.verdict], `${b} → ${n} ms`).toEqual(['unchanged', 'unchanged']);
+    }
+  });
+
+  it('gives mirrored verdicts when the runs are swapped', () => {
+    // The lower end of the interval is 5.5 / 5 = 1.1 exactly: not a regression, so the other way not an improvement.
+    const base = [5.5, 5, 5, 5, 5, 5];
+    const next = [7, 6.5, 5.5, 7, 5.5, 6.5];
+    expect(judgeTime(side(base), side(next), rules)!.verdict).toBe('unchanged');
+    expect(judgeTime(side(next), side(base), rules)!.verdict).toBe('unchanged');
+    // Just past the threshold, both ways.
+    const past = next.map((t) => t * 1.001);
+    expect(judgeTime(side(base), side(past), rules)!.verdict).toBe('regression');
+    expect(judgeTime(side(past), side(base), rules)!.verdict).toBe('improvement');
+  });
+});
