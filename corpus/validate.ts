@@ -1,4 +1,4 @@
-import { clip, InputError, MAX_FILE_PROBLEMS, ProblemLog } from './errors.js';
+import { clip, InputError, MAX_FILE_PROBLEMS, MAX_QUOTED, ProblemLog } from './errors.js';
 import { checkHeap } from './heap-guard.js';
 import { verifyGrid } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Clue, type Puzzle, type PuzzleMeta } from './model.js';
@@ -161,6 +161,17 @@ class TextClueLine implements RawClueLine {
       .filter((t) => t !== '')
       .map((t) => ({ text: t, line }));
   }
+  /** Visits the items in order without making a list of them (one line may hold millions); stops when `visit` returns false. */
+  eachItem(visit: (it: RawItem) => boolean | void): void {
+    const item = /[^\s,]+/g;
+    for (let m = item.exec(this.text); m; m = item.exec(this.text)) if (visit({ text: m[0], line: this.line }) === false) return;
+  }
+}
+
+/** Visits the items of a clue line in order (see TextClueLine.eachItem); stops when `visit` returns false. */
+function eachItem(cl: RawClueLine, visit: (it: RawItem) => boolean | void): void {
+  if (cl instanceof TextClueLine) cl.eachItem(visit);
+  else for (const it of cl.items) if (visit(it) === false) return;
 }
 
 /** Splits a clue line written as text (`3,1,2`, `3 1 2`, tab-separated; blank or `0` = empty). */
@@ -168,8 +179,14 @@ export function splitClueText(text: string, line: number): RawClueLine {
   return new TextClueLine(line, text);
 }
 
+const COLOUR_ITEM = /^\d+[a-zA-Z]$/;
+
 /** A clue line written with colour letters (`3b,1d`), the nonogram-db colour extension. */
-export const hasColourItems = (cl: RawClueLine) => cl.items.some((it) => /^\d+[a-zA-Z]$/.test(it.text));
+export function hasColourItems(cl: RawClueLine): boolean {
+  let found = false;
+  eachItem(cl, (it) => !(found = COLOUR_ITEM.test(it.text)));
+  return found;
+}
 
 class Problems {
   readonly log = new ProblemLog();
@@ -201,16 +218,29 @@ function parseSize(p: Problems, name: string, v: RawValue | undefined, maxSize: 
   return n;
 }
 
-/** Parses the clue items of one block; undefined when any item is bad (each bad item is reported). */
-function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[] | undefined {
+/**
+ * Parses the clue items of one block; undefined when any item is bad (each bad item is reported).
+ * Items are read one at a time, and a clue keeps at most `keep` numbers: a line of millions of
+ * numbers (which no line holds) costs their count and sum, in `needs`, not millions of objects.
+ */
+function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock, keep: number, needs: Map<number, number>): Clue[] | undefined {
   let ok = true;
   const clues: Clue[] = [];
   block.lines.forEach((cl, i) => {
     const clue: Clue = [];
     let zeroReported = false;
-    const items = cl.items;
-    for (const it of items) {
-      const where = `${kind} ${i + 1}`;
+    // Whether the clue has more than one item, and its text as quoted (clip needs no more than MAX_QUOTED + 1 characters of it).
+    let seen = 0;
+    let quoted = '';
+    eachItem(cl, (it) => {
+      seen++;
+      if (quoted.length <= MAX_QUOTED) quoted += seen > 1 ? `,${it.text}` : it.text;
+      return seen < 2 || quoted.length <= MAX_QUOTED;
+    });
+    let blocks = 0;
+    let sum = 0;
+    const where = `${kind} ${i + 1}`;
+    eachItem(cl, (it) => {
       if (/^\d+$/.test(it.text)) {
         const n = Number(it.text);
         // `0` alone is the empty line; a 0 among other blocks is most likely a typo (`3 0 2` for `3 10 2`).
@@ -218,24 +248,28 @@ function parseBlock(p: Problems, kind: 'row' | 'column', block: RawBlock): Clue[
           // Past 2^53 the number would be printed rounded, as 1e+20: quote it as written instead.
           p.at(it.line, `${where}: clue ${clip(it.text)} is too large`);
           ok = false;
-        } else if (n > 0) clue.push(n);
-        else if (items.length > 1) {
+        } else if (n > 0) {
+          blocks++;
+          sum += n;
+          if (clue.length < keep) clue.push(n);
+        } else if (seen > 1) {
           // Once per clue: the message quotes the whole clue, so a second 0 would repeat it word for word.
-          if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(items.map((x) => x.text).join(','))}" (0 stands alone, for an empty line)`);
+          if (!zeroReported) p.at(it.line, `${where}: a 0 inside the clue "${clip(quoted)}" (0 stands alone, for an empty line)`);
           zeroReported = true;
           ok = false;
         }
       } else if (/^-\d+(\.\d+)?$/.test(it.text)) {
         p.at(it.line, `${where}: clue ${clip(it.text)} is negative`);
         ok = false;
-      } else if (/^\d+[a-zA-Z]$/.test(it.text)) {
+      } else if (COLOUR_ITEM.test(it.text)) {
         p.at(it.line, COLOUR_MESSAGE);
         ok = false;
       } else {
         p.at(it.line, `${where}: clue "${clip(it.text)}" is not an integer`);
         ok = false;
       }
-    }
+    });
+    if (blocks > clue.length) needs.set(i, sum + blocks - 1);
     clues.push(clue);
   });
   return ok ? clues : undefined;
@@ -257,10 +291,10 @@ function checkCount(p: Problems, kind: 'rows' | 'columns', block: RawBlock, expe
   return true;
 }
 
-function checkFits(p: Problems, kind: 'row' | 'column', clues: Clue[], block: RawBlock, length: number): boolean {
+function checkFits(p: Problems, kind: 'row' | 'column', clues: Clue[], block: RawBlock, length: number, needs: Map<number, number>): boolean {
   let ok = true;
   clues.forEach((clue, i) => {
-    const need = cellsNeeded(clue);
+    const need = needs.get(i) ?? cellsNeeded(clue);
     if (need > length) {
       p.at(block.lines[i]!.line, `${kind} ${i + 1}: clue ${clueText(clue)} needs ${need} cells but the ${kind} has ${length}`);
       ok = false;
@@ -350,11 +384,15 @@ export function buildPuzzle(raw: RawPuzzle, options: LoadOptions = {}): Puzzle {
     if (raw.columns && width !== undefined) countsOk = checkCount(p, 'columns', raw.columns, width, 'width') && countsOk;
   }
 
-  const rows = readRows ? parseBlock(p, 'row', raw.rows!) : undefined;
-  const columns = readColumns ? parseBlock(p, 'column', raw.columns!) : undefined;
+  // A clue of more numbers than this fits no line the limit allows (and still quotes as cut): the rest are only counted.
+  const keep = Math.max(maxSize, MAX_QUOTED) + 1;
+  const rowNeeds = new Map<number, number>();
+  const columnNeeds = new Map<number, number>();
+  const rows = readRows ? parseBlock(p, 'row', raw.rows!, keep, rowNeeds) : undefined;
+  const columns = readColumns ? parseBlock(p, 'column', raw.columns!, keep, columnNeeds) : undefined;
   if (!rows || !columns || width === undefined || height === undefined || !countsOk) throw p.log.error();
 
-  const fits = checkFits(p, 'row', rows, raw.rows!, width) && checkFits(p, 'column', columns, raw.columns!, height);
+  const fits = checkFits(p, 'row', rows, raw.rows!, width, rowNeeds) && checkFits(p, 'column', columns, raw.columns!, height, columnNeeds);
   if (fits) {
     const rowTotal = total(rows);
     const columnTotal = total(columns);

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { checkHeap } from '../heap-guard.js';
 import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
 /**
@@ -75,6 +76,8 @@ export function readJson(source: string, file: string): JsonNode {
   const readValue = (depth: number): JsonNode => {
     skipSpace();
     const at = line;
+    // Every value is a node: a file of millions of them (one clue of millions of numbers) must end with one line, not V8's out-of-memory abort.
+    checkHeap(file, at);
     const ch = text[pos];
     // Recursion follows the nesting: a limit keeps a hostile file from overflowing the stack.
     if ((ch === '{' || ch === '[') && depth >= MAX_NESTING) throw new InputError(file, line, NESTING_MESSAGE);

@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { clip, InputError } from '../errors.js';
+import { checkHeap } from '../heap-guard.js';
 import { NAMED_ENTITIES } from './entities.js';
 import { MAX_NESTING, NESTING_MESSAGE, withoutBom } from './text.js';
 
@@ -67,6 +68,8 @@ export function readXml(source: string, file: string): XmlElement {
     tagLine = parser.line;
     // textOf and the puzzle readers recurse into elements: a limit keeps a hostile file from overflowing the stack.
     if (stack.length > MAX_NESTING) throw new InputError(file, tagLine, NESTING_MESSAGE);
+    // Every element is kept: a file of millions of them (one clue of millions of <count>s) must end with one line, not V8's out-of-memory abort.
+    checkHeap(file, tagLine);
   });
   parser.on('opentag', (tag) => {
     const el: XmlElement = { kind: 'element', name: tag.name, attrs: { ...(tag.attributes as Record<string, string>) }, children: [], line: tagLine };

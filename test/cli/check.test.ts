@@ -66,4 +66,18 @@ describe('parseGridFile', () => {
     // Quoted input is cut to 80 characters, so a problem stays one short line.
     expect(problemsOf(() => parseGridFile(`#\t${'x'.repeat(100_000)}\n`, 'g.txt', 2, 1))).toEqual([`g.txt:1: unknown cell "${'x'.repeat(79)}…" in row 1, column 2`]);
   });
+  it('reports at most 10 problems of a grid file, then how many more, as for puzzle files', () => {
+    // 200 bad rows of a 200×200 puzzle were 200 lines on stderr.
+    const text = Array.from({ length: 200 }, () => 'z'.repeat(200)).join('\n');
+    let message = '';
+    try {
+      parseGridFile(text, 'g.txt', 200, 200);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe('g.txt:1: unknown cell "z" in row 1, column 1');
+    expect(lines[10]).toBe('g.txt:0: … and 190 more problems');
+  });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
@@ -35,5 +35,30 @@ describe('a strategy that asks for more memory than there is', () => {
     const rows = parseCsv(readFileSync(out, 'utf8')).records;
     expect(Object.fromEntries(rows.map((row) => [row.config, row.status]))).toEqual({ sat: 'memory', overlap: 'unique' });
     expect(rows.find((row) => row.config === 'sat')!.error).toMatch(/Invalid typed array length/);
+  });
+});
+
+describe('one clue of millions of numbers', () => {
+  it('is one line at its file and line, exit 2, in every format, where V8 aborted the process', () => {
+    // Each file is a few megabytes; read in an old space of 128 MiB, each ended in V8's out-of-memory abort, before:
+    // a .non clue line was split into millions of strings and item objects, JSON and XML made a node of every number.
+    const ones = (n: number, sep: string) => Array(n).fill('1').join(sep);
+    const d = dir();
+    const non = join(d, 'long-clue.non');
+    writeFileSync(non, `width 2\nheight 2\nrows\n${ones(2_500_000, ',')}\n1\ncolumns\n2\n0\n`);
+    const json = join(d, 'long-clue.json');
+    writeFileSync(json, `{"rows": [[${ones(4_000_000, ',')}], [1]], "columns": [[2], []]}`);
+    const xml = join(d, 'long-clue.xml');
+    writeFileSync(xml, `<puzzle><clues type="rows"><line>${'<count>1</count>'.repeat(500_000)}</line><line><count>1</count></line></clues><clues type="columns"><line><count>2</count></line><line/></clues></puzzle>`);
+    const expected: [string, RegExp][] = [
+      [non, /^long-clue\.non:4: row 1: clue (1,){39}1… needs 4999999 cells but the row has 2\n$/],
+      [json, /^long-clue\.json:1: more puzzles than memory holds \(the heap is \d+% of its \d+ MiB limit here\)[^\n]*\n$/],
+      [xml, /^long-clue\.xml:1: more puzzles than memory holds \(the heap is \d+% of its \d+ MiB limit here\)[^\n]*\n$/],
+    ];
+    for (const [file, message] of expected) {
+      const r = spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), 'convert', file, '-'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+      expect([r.status, r.signal], file).toEqual([2, null]);
+      expect(r.stderr, file).toMatch(message);
+    }
   });
 });

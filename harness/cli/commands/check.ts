@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { clip, InputError, InputErrors } from '../../../corpus/errors.js';
+import { clip, ProblemLog } from '../../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
 import { withoutBom } from '../../../corpus/formats/text.js';
 import { loadPuzzle } from '../../../corpus/load.js';
@@ -34,7 +34,8 @@ function separatedTokens(line: string, width: number): string[] | null {
  */
 export function parseGridFile(text: string, file: string, width: number, height: number): Grid {
   const grid = new Uint8Array(width * height);
-  const problems: InputError[] = [];
+  // At most MAX_FILE_PROBLEMS lines, then a count of the rest, as for puzzle files: a grid of hundreds of bad rows is not hundreds of lines.
+  const problems = new ProblemLog();
   const body = withoutBom(text); // some editors write one; it is no cell
   const lines = body.split('\n');
   let rows = 0;
@@ -46,7 +47,7 @@ export function parseGridFile(text: string, file: string, width: number, height:
     if (!emptyRow && isSkipped(line.trim())) return;
     const y = rows++;
     if (y >= height) {
-      if (y === height) problems.push(new InputError(file, lineNo, `more rows than the puzzle's ${height}`));
+      if (y === height) problems.add(file, lineNo, `more rows than the puzzle's ${height}`);
       return;
     }
     let cells = separatedTokens(line, width);
@@ -56,14 +57,14 @@ export function parseGridFile(text: string, file: string, width: number, height:
       cells = chars.length > width && chars.slice(width).join('').trim() === '' ? chars.slice(0, width) : chars;
     }
     if (cells.length !== width) {
-      problems.push(new InputError(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`));
+      problems.add(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`);
       return;
     }
     for (let x = 0; x < width; x++) {
       const token = cells[x]!;
       const v = token.length === 1 ? cellOfChar(token) : undefined;
       if (v === undefined) {
-        problems.push(new InputError(file, lineNo, `unknown cell "${clip(token)}" in row ${y + 1}, column ${x + 1}`));
+        problems.add(file, lineNo, `unknown cell "${clip(token)}" in row ${y + 1}, column ${x + 1}`);
         return;
       }
       grid[y * width + x] = v;
@@ -71,9 +72,8 @@ export function parseGridFile(text: string, file: string, width: number, height:
   });
   // Too few rows is found at the end of the file: its last line (0 for an empty file, the file as a whole).
   const lastLine = body === '' ? 0 : body.endsWith('\n') ? lines.length - 1 : lines.length;
-  if (rows < height) problems.push(new InputError(file, lastLine, `grid has ${rows} rows, expected ${height}`));
-  if (problems.length === 1) throw problems[0]!;
-  if (problems.length > 1) throw new InputErrors(problems);
+  if (rows < height) problems.add(file, lastLine, `grid has ${rows} rows, expected ${height}`);
+  if (!problems.empty) throw problems.kept.length === 1 && problems.more === 0 ? problems.kept[0]! : problems.error();
   return grid;
 }
 
