@@ -129,12 +129,15 @@ const UNREADABLE: Record<string, string> = {
   EACCES: 'permission denied',
   EISDIR: 'it is a directory',
   EMFILE: 'too many open files',
+  ELOOP: 'its links go round in a loop',
+  ENOTDIR: 'a folder in its path is a file',
+  ENAMETOOLONG: 'its name is too long',
 };
 
 /** Why a file system call failed, in words (the error code when it is not a common one). */
 export function unreadableReason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  return UNREADABLE[code] ?? (code || 'unknown error');
+  return Object.hasOwn(UNREADABLE, code) ? UNREADABLE[code]! : code || 'unknown error';
 }
 
 /** The one-line error for an input file that cannot be read. */

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError, InputErrors } from '../../corpus/errors.js';
 import { parseNon } from '../../corpus/formats/non.js';
@@ -54,6 +56,16 @@ describe('malformed fixtures through the library', () => {
     expect(problemsOf(() => loadPuzzles('test/fixtures/no-such-file.non'))).toEqual([
       ['test/fixtures/no-such-file.non', 0, 'cannot read the file (no such file or directory)'],
     ]);
+    // A link to itself, and a path through a file: in words, not ELOOP and ENOTDIR.
+    const dir = mkdtempSync(join(tmpdir(), 'nonobench-unreadable-'));
+    symlinkSync('loop.non', join(dir, 'loop.non'));
+    writeFileSync(join(dir, 'file'), '');
+    try {
+      expect(problemsOf(() => loadPuzzles(join(dir, 'loop.non')))).toEqual([[join(dir, 'loop.non'), 0, 'cannot read the file (its links go round in a loop)']]);
+      expect(problemsOf(() => loadPuzzles(join(dir, 'file', 'p.non')))).toEqual([[join(dir, 'file', 'p.non'), 0, 'cannot read the file (a folder in its path is a file)']]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 });
 
