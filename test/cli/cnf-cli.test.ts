@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../../corpus/grid.js';
@@ -105,6 +105,10 @@ describe('nonobench cnf', () => {
     const p = cli('cnf', '--decode', partial, PUZZLE);
     expect(p.code).toBe(2);
     expect(p.stderr).toMatch(/no value to variable 3 \(cell row 1, column 3\)/);
+    // --out names a CNF's file: with --decode, which writes none, it was silently ignored.
+    const both = cli('cnf', '--decode', partial, PUZZLE, '--out', join(dir, 'never.cnf'));
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'nonobench: --out names the file of a CNF, and --decode writes none (it prints the grid): give one of them']);
+    expect(existsSync(join(dir, 'never.cnf'))).toBe(false);
   });
 
   it('writes the automaton encoding with --encoding automaton, decodes its models with it, and says why a blocks decode refuses them', () => {

@@ -18,6 +18,14 @@ describe('an output file option naming a directory', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('merge OUT=DIR and bench --out DIR name the directory before any work, not EISDIR at its end', () => {
+    const dir = newDir();
+    const m = runCli('merge', dir, 'test/fixtures/csv/base.csv');
+    expect([m.code, m.err]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n(see nonobench merge --help)\n`]);
+    const b = runCli('bench', '-s', 'overlap', '--out', dir);
+    expect([b.code, b.err, b.out]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n`, '']);
+  });
+
   it('convert OUT=DIR names the directory, not EISDIR', () => {
     const dir = newDir();
     const c = runCli('convert', DANCER, dir, '--format', 'json');

@@ -7,6 +7,7 @@ import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 import { clip } from '../../../corpus/errors.js';
+import { refuseInputAsOutput } from '../../../corpus/input-files.js';
 
 export function registerBench(program: Command): void {
   program
@@ -23,9 +24,11 @@ export function registerBench(program: Command): void {
       // Benchmarks are named by strategy: the same one twice (`all,sat`) would stop tinybench with its own message.
       const twice = strategies.find((s, i) => strategies.findIndex((t) => t.name === s.name) !== i);
       if (twice) throw new UsageError(`--strategies lists strategy "${clip(twice.name)}" twice`);
+      const out = o.out ?? defaultRunsPath('bench-');
+      // Before the benchmarks, which take seconds a strategy: an output that cannot be one (a folder, an input) is found now.
+      refuseInputAsOutput(out);
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
-      const out = o.out ?? defaultRunsPath('bench-');
       writeCsv(out, BENCH_COLUMNS, rows);
       process.stdout.write(`written to ${out}\n`);
     });

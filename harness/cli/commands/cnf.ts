@@ -69,6 +69,7 @@ export function registerCnf(program: Command): void {
     .option('--encoding <name>', `the line encoding: ${ENCODINGS.join(' or ')} (see the README)`, DEFAULT_ENCODING)
     .addOption(maxSizeOption())
     .action((puzzlePath: string, opts: CnfCommandOptions) => {
+      if (opts.decode !== undefined && opts.out !== undefined) throw new UsageError('--out names the file of a CNF, and --decode writes none (it prints the grid): give one of them');
       let encoding: EncodingName;
       try {
         encoding = encodingNamed(opts.encoding);

@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
+import { oneLineText } from '../../../corpus/errors.js';
+import { UsageError } from '../../io/thrown.js';
 import { mergeCsvs } from '../../results/merge.js';
 
 export function registerMerge(program: Command): void {
@@ -8,6 +11,8 @@ export function registerMerge(program: Command): void {
     .argument('<out>', 'CSV to write')
     .argument('<inputs...>', 'run CSVs to merge')
     .action((out: string, inputs: string[]) => {
+      // OUT may be one of the inputs (it is replaced whole at the end), but not a folder: said before the inputs are read.
+      if (statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${oneLineText(out)}: is a directory; name a file`);
       const { rows, duplicates } = mergeCsvs(out, inputs);
       const dup = duplicates ? `, ${duplicates} duplicate task rows dropped` : '';
       process.stdout.write(`${rows} rows written to ${out}${dup}\n`);
