@@ -44,8 +44,15 @@ function describe(s) {
     case 3: return 'guess ' + cellName(a) + ' = ' + valueName(codes[startOf(s)]) + ', depth ' + d;
     case 4: return (i & 1 ? 'dead end' : 'branch done') + ', back to depth ' + d + ' (' + plural(m, 'cell') + ' undone)';
     case 5: return 'solution found' + at;
-    case 6: return (a > 0 ? plural(a, 'step') + ' left out (at most ' + data.maxSteps + ' are recorded); ' : '') +
-      'final grid: ' + data.status + (m > 0 ? ' (' + plural(m, 'cell') + ' set)' : '');
+    case 6: {
+      // The final grid may know fewer cells than the steps left (a cap, or auto's timeout reporting the grid probing
+      // reached): those go back to unknown, and are said so, not counted as set.
+      let cleared = 0;
+      for (let k = startOf(s); k < end[s]; k++) if ((codes[k] & 3) === 0) cleared++;
+      const changes = [m > cleared ? plural(m - cleared, 'cell') + ' set' : '', cleared > 0 ? plural(cleared, 'cell') + ' back to unknown' : ''].filter(Boolean);
+      return (a > 0 ? plural(a, 'step') + ' left out (at most ' + data.maxSteps + ' are recorded); ' : '') +
+        'final grid: ' + data.status + (changes.length > 0 ? ' (' + changes.join(', ') + ')' : '');
+    }
     case 7: return 'clause learning fixed ' + plural(m, 'cell') + at;
     case 8: return 'clause learning found solution ' + a + at;
   }
@@ -158,7 +165,15 @@ document.addEventListener('keydown', (e) => {
 });
 
 const params = new URLSearchParams(location.search);
-if (params.has('speed')) { const wanted = params.get('speed'); for (const o of speedBox.options) if (o.value === wanted) speedBox.value = wanted; }
+// Any speed from 1 to 1000 (3, 10.0, 5000): the nearest the menu offers, on a log scale as the menu is.
+if (params.has('speed')) {
+  const wanted = Number(params.get('speed'));
+  if (wanted > 0 && Number.isFinite(wanted)) {
+    let best = speedBox.options[0].value;
+    for (const o of speedBox.options) if (Math.abs(Math.log(Number(o.value) / wanted)) < Math.abs(Math.log(Number(best) / wanted))) best = o.value;
+    speedBox.value = best;
+  }
+}
 seek(params.has('step') ? Number(params.get('step')) || 0 : 0);
 if (params.has('autoplay')) play();
 })();
