@@ -38,7 +38,8 @@ function options(over: Partial<RunOptions>): RunOptions {
 
 describe('run: hard limits and verification', () => {
   it('stops a strategy that never polls at the timeout and goes on', async () => {
-    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [`${FIX}/loop-forever.mjs`, `${FIX}/slow-goal.mjs`], timeoutS: 0.2 }));
+    // A limit of a second: on a loaded machine a 1 ms solve took more than 0.2 s from its task's start.
+    const r = await runCorpus(options({ paths: [`${TINY}#1`, `${TINY}#2`], strategies: [`${FIX}/loop-forever.mjs`, `${FIX}/slow-goal.mjs`], timeoutS: 1 }));
     const rows = readCsv(r.out).records;
     expect(rows).toHaveLength(4);
     expect(rows.filter((x) => x.strategy === 'loop-forever').map((x) => x.status)).toEqual(['timeout', 'timeout']);
