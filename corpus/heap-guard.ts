@@ -29,10 +29,11 @@ export function checkHeap(file: string, line: number): void {
   if (++sinceLook < LOOK_EVERY) return;
   sinceLook = 0;
   const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
-  if (used <= MAX_HEAP_SHARE * Math.max(limit - YOUNG_GENERATION_BYTES, limit / 2)) return;
+  const oldSpace = Math.max(limit - YOUNG_GENERATION_BYTES, limit / 2);
+  if (used <= MAX_HEAP_SHARE * oldSpace) return;
   throw new CorpusTooLarge(
     file,
     line,
-    `more puzzles than memory holds (the heap is ${Math.round((100 * used) / limit)}% of its ${Math.round(limit / 2 ** 20)} MiB limit here): load a part (FILE#FIRST-LAST), or give node more (NODE_OPTIONS=--max-old-space-size=MIB)`,
+    `more puzzles than memory holds (the heap is ${Math.round((100 * used) / oldSpace)}% of its ${Math.round(oldSpace / 2 ** 20)} MiB limit here): load a part (FILE#FIRST-LAST), or give node more (NODE_OPTIONS=--max-old-space-size=MIB)`,
   );
 }

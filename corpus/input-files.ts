@@ -31,7 +31,8 @@ export function isInputFile(path: string): boolean {
   return stats !== undefined && stats.isFile() && inputs.has(identity(stats));
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a directory (through links); false when it is not there or cannot be looked at. */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {

@@ -13,6 +13,7 @@ export { TIME_CHOICES, type TimeBasis, type TimeChoice } from './time-basis.js';
 export { SettingsRefusal, settingsLines, type SettingDifference, type SettingsComparison } from './settings.js';
 export {
   belowMinTime,
+  beyondThreshold,
   COUNTERS,
   counterChanges,
   describeStatuses,

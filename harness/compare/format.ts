@@ -1,5 +1,6 @@
 import {
   belowMinTime,
+  beyondThreshold,
   describeStatuses,
   INCONCLUSIVE_WHY,
   MIN_CALIBRATIONS,
@@ -202,7 +203,8 @@ function formatText(result: CompareResult, table: TableFn): string {
   // Too few repetitions to judge, but the medians differ by more than the threshold: worth a rerun.
   const unconfirmed = (p: PairComparison) =>
     p.time?.verdict === 'inconclusive' &&
-    (p.time.ratio > slow || p.time.ratio < 1 / slow) &&
+    // Judged as the verdicts are (log scale, rounding margin): a ratio exactly on the threshold is on it whichever run is BASE.
+    beyondThreshold(p.time.ratio, p.time.ratio, o.threshold) !== 'unchanged' &&
     !belowMinTime(p.base, p.next, o.minTimeMs);
   if (result.counts.timeInconclusive) section(`Unconfirmed time changes, fewer than ${MIN_REPS} repetitions a side`, timeHeader, result.pairs.filter(unconfirmed).map(timeRow));
   section(

@@ -226,7 +226,10 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
   const usageFile = join(usageDir, 'usage');
   const words = wrapped(argv, limits.memoryMb, usageFile);
   const started = performance.now();
-  const startedWall = performance.timeOrigin + started;
+  // The wall clock now, as the usage file's mtime is read (both CLOCK_REALTIME): not timeOrigin +
+  // started, whose timeOrigin was taken at the harness's start off by milliseconds (14 on a loaded
+  // machine) and stays off by any step of the wall clock since, hours into a run.
+  const startedWall = Date.now();
   return new Promise((done) => {
     let child: ChildProcess;
     try {

@@ -1,4 +1,5 @@
 import { clip, InputError } from '../../corpus/errors.js';
+import { EXTERNAL_STRATEGY } from './row.js';
 import { canonicalSetting, comparableParams } from './setting-value.js';
 
 /**
@@ -12,10 +13,22 @@ type Shared = (typeof SHARED)[number];
 /** A plugin's or program's files by their contents (`PATH@HASH …`): paths move with the checkout. */
 const contentsOf = (text: string) => [...text.matchAll(/@([0-9a-f]{12})(?: |$)/g)].map((m) => m[1]).join(' ');
 
+/**
+ * The program a row ran, as --resume compares it: a built-in strategy by its name (its
+ * strategy_file is empty, so `probe` and `backtrack` would look alike), a plugin or an external
+ * program by its files' contents (a plugin's name is not compared: one whose import outlasted the
+ * limit is named after its file). The setting is kept as `STRATEGY\0FILES`.
+ */
+function programOf(text: string): string {
+  const [strategy, file] = text.split('\u0000') as [string, string];
+  if (file === '') return `built-in ${strategy}`;
+  return `${strategy === EXTERNAL_STRATEGY ? 'external' : 'plugin'} ${contentsOf(file)}`;
+}
+
 /** A setting as compared; null when the row says nothing of it (params an older version did not write). */
 function comparable(column: Shared, text: string, strategy: string): string | null {
   if (column === 'params') return text === '' ? null : comparableParams(text, strategy);
-  if (column === 'strategy_file') return contentsOf(text);
+  if (column === 'strategy_file') return programOf(text);
   return canonicalSetting(column, text);
 }
 
@@ -25,6 +38,8 @@ interface FirstSeen {
   /** Per setting: the value as written (most rows repeat it: compared as text first) and as compared. */
   raw: (string | undefined)[];
   value: (string | null)[];
+  /** Per setting: the row it was taken from, when not the first (whose rows said nothing of it). */
+  at: ({ file: string; line: number } | undefined)[];
 }
 
 /** Checks, row by row across merge's inputs, that each configuration keeps the settings of its first row. */
@@ -34,10 +49,10 @@ export class ConfigurationSettings {
   /** Throws an InputError at the row when one of its settings differs from its configuration's first row's. */
   check(fields: readonly string[], at: Readonly<Record<string, number>>, config: string, file: string, line: number): void {
     const strategy = at.strategy === undefined ? '' : fields[at.strategy]!;
-    const raw = SHARED.map((c) => (at[c] === undefined ? undefined : fields[at[c]!]));
+    const raw = SHARED.map((c) => (at[c] === undefined ? undefined : c === 'strategy_file' ? `${strategy}\u0000${fields[at[c]!]!}` : fields[at[c]!]));
     const seen = this.first.get(config);
     if (!seen) {
-      this.first.set(config, { file, line, raw, value: raw.map((text, k) => (text === undefined ? null : comparable(SHARED[k]!, text, strategy))) });
+      this.first.set(config, { file, line, raw, value: raw.map((text, k) => (text === undefined ? null : comparable(SHARED[k]!, text, strategy))), at: [] });
       return;
     }
     for (let k = 0; k < SHARED.length; k++) {
@@ -47,19 +62,31 @@ export class ConfigurationSettings {
       const was = seen.value[k];
       if (was === null) {
         // The first rows said nothing of it (an older version's): the first that does sets it.
+        // And it is the row a later difference is found against.
         seen.raw[k] = text;
         seen.value[k] = value;
+        seen.at[k] = { file, line };
         continue;
       }
       if (value === null || value === was) continue;
-      const setting = SHARED[k] === 'strategy_file' ? 'program files' : SHARED[k];
+      const program = SHARED[k] === 'strategy_file';
+      const builtIn = (t: string) => t.endsWith('\u0000');
+      const setting = !program ? SHARED[k] : builtIn(text) || builtIn(seen.raw[k]!) ? 'program' : 'program files';
+      const show = program ? shownProgram : shown;
+      const there = seen.at[k] ?? seen;
       throw new InputError(
         file,
         line,
-        `configuration ${clip(config)} ran with ${setting} ${shown(text)} here and ${shown(seen.raw[k]!)} at ${seen.file}:${seen.line}: rows of runs with other settings, which merge does not pool under one name (merge them apart, or run them under different names)`,
+        `configuration ${clip(config)} ran with ${setting} ${show(text)} here and ${show(seen.raw[k]!)} at ${there.file}:${there.line}: rows of runs with other settings, which merge does not pool under one name (merge them apart, or run them under different names)`,
       );
     }
   }
 }
 
 const shown = (text: string) => (text === '' ? 'none' : clip(text));
+
+/** A `STRATEGY\0FILES` setting as shown: a built-in by its name, else its files. */
+const shownProgram = (text: string) => {
+  const [strategy, file] = text.split('\u0000') as [string, string];
+  return file === '' ? `the built-in strategy ${clip(strategy)}` : clip(file);
+};

@@ -26,6 +26,13 @@ describe('an output file option naming a directory', () => {
     expect([b.code, b.err, b.out]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n`, '']);
   });
 
+  it('merge OUT under a file, or a link loop, says why in words, as before the directory check', () => {
+    const m = runCli('merge', 'test/fixtures/csv/base.csv/out.csv', 'test/fixtures/csv/base.csv');
+    expect(m.code).toBe(2);
+    expect(m.err).not.toMatch(/ENOTDIR/);
+    expect(m.err).toMatch(/^nonobench: test\/fixtures\/csv\/base\.csv: exists and is not a directory\n/);
+  });
+
   it('convert OUT=DIR names the directory, not EISDIR', () => {
     const dir = newDir();
     const c = runCli('convert', DANCER, dir, '--format', 'json');

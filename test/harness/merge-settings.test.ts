@@ -60,3 +60,27 @@ describe('merge and the settings of a configuration', () => {
     expect(rows.map((r) => r.split(',')[RUN_COLUMNS.indexOf('task')])).toEqual(['task', '0', '1', '2', '3']);
   });
 });
+
+describe('merge and the program of a configuration', () => {
+  it('refuses a configuration that ran one built-in strategy in one shard and another with the same params in the other, as --resume does', () => {
+    const dir = tmp();
+    // probe with probeScope all has backtrack's params, and a built-in's strategy_file is empty: only the strategy tells them apart.
+    const params = '{"probeScope":"all","restarts":true}';
+    expect(merged(dir, { strategy: 'backtrack', params }, { strategy: 'probe', params })).toBe(
+      `${join(dir, 'b.csv')}:2: configuration fast ran with program the built-in strategy probe here and the built-in strategy backtrack at ${join(dir, 'a.csv')}:2: rows of runs with other settings, which merge does not pool under one name (merge them apart, or run them under different names)`,
+    );
+    expect(merged(dir, { strategy: 'sat' }, { strategy: 'mine', strategy_file: '/a/mine.mjs@0123456789ab' })).toMatch(/ran with program \/a\/mine\.mjs@0123456789ab here and the built-in strategy sat at /);
+    // A plugin whose import outlasted the limit is named after its file: the same file is the same program.
+    const plugin = (strategy: string): Row => ({ strategy, strategy_file: '/a/mine.mjs@0123456789ab', params: '{}' });
+    expect(merged(dir, plugin('mine'), plugin('mine.mjs'))).toBe('merged 4');
+  });
+
+  it('names the row a params value was taken from when the first rows (an older version) had none', () => {
+    const dir = tmp();
+    const out = join(dir, 'all.csv');
+    const a = shard(dir, 'a.csv', 0, { params: '' });
+    const b = shard(dir, 'b.csv', 1, {});
+    const c = shard(dir, 'c.csv', 1, { params: '{"encoding":"automaton"}', task: '5' });
+    expect(() => mergeCsvs(out, [a, b, c])).toThrow(`${c}:2: configuration fast ran with params {"encoding":"automaton"} here and {"encoding":"blocks"} at ${b}:2: `);
+  });
+});

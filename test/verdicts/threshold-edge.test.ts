@@ -43,3 +43,22 @@ describe('an interval ending exactly on the threshold', () => {
     expect(judgeTime(side(past), side(base), rules)!.verdict).toBe('improvement');
   });
 });
+
+describe('a change of one repetition a side exactly on the threshold', () => {
+  it('is listed as unconfirmed, or not, whichever run is BASE', async () => {
+    const { compareRuns, DEFAULT_COMPARE_OPTIONS } = await import('../../harness/compare/compare.js');
+    const { formatComparison } = await import('../../harness/compare/format.js');
+    const run = (ms: number) => ({
+      file: 'mem.csv',
+      columns: ['puzzle_id', 'puzzle_path', 'strategy', 'rep', 'status', 'verified', 'time_ms', 'dead_ends', 'decisions', 'line_solves'],
+      records: [{ puzzle_id: 'abc', puzzle_path: 'p.non', strategy: 's', rep: '1', status: 'unique', verified: 'true', time_ms: String(ms), dead_ends: '0', decisions: '0', line_solves: '5' }],
+    });
+    // 230 / 200 is 1.15 exactly (so 1.15 > 1 + 0.15 is false), while 200 / 230 < 1 / 1.15 in floating point.
+    const listed = (base: number, next: number) => {
+      const text = formatComparison(compareRuns(run(base), run(next), { ...DEFAULT_COMPARE_OPTIONS, threshold: 0.15, minTimeMs: 0 }), 'table');
+      return !text.includes('Unconfirmed time changes, fewer than 3 repetitions a side: none');
+    };
+    expect([listed(200, 230), listed(230, 200)]).toEqual([false, false]);
+    expect([listed(200, 231), listed(231, 200)]).toEqual([true, true]);
+  });
+});
