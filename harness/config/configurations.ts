@@ -97,6 +97,8 @@ export function parseConfigItem(item: string): ConfigSpec {
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--strategies item "${clip(text)}": "${clip(pair)}" is not KEY=VALUE`);
+    // Two values for one key in one item are a slip: which was meant cannot be told.
+    if (Object.hasOwn(params, pair.slice(0, at).trim())) throw new UsageError(`--strategies item "${clip(text)}": ${clip(pair.slice(0, at).trim())} is given twice`);
     // Defined, not assigned: `__proto__` is then a key like any other, refused as an unknown param.
     Object.defineProperty(params, pair.slice(0, at).trim(), { value: pair.slice(at + 1).trim(), enumerable: true, writable: true, configurable: true });
   }

@@ -27,10 +27,11 @@ describe('--strategies items', () => {
     );
   });
 
-  it('refuse an unknown strategy, a pair without "=", an empty name', () => {
+  it('refuse an unknown strategy, a pair without "=", an empty name, a key given twice', () => {
     expect(() => parseConfigItem('sattt')).toThrow('unknown strategy "sattt"');
     expect(() => parseConfigItem('sat:encoding')).toThrow('"encoding" is not KEY=VALUE');
     expect(() => parseConfigItem('=sat')).toThrow('an empty configuration name');
+    expect(() => parseConfigItem('overlap:cache=true:cache=false')).toThrow('--strategies item "overlap:cache=true:cache=false": cache is given twice');
     expect(parseConfigList('all, sat:probe=true').map((c) => c.strategy)).toEqual([...strategyNames(), 'sat']);
   });
 });
