@@ -30,8 +30,10 @@ export function cluesOf(grid: Grid, width: number, height: number): { rows: Clue
 
 export interface LineViolation {
   kind: 'row' | 'column' | 'size' | 'unknown';
-  /** 0-based line index (rows top to bottom, columns left to right). */
+  /** 0-based line index (rows top to bottom, columns left to right); for `unknown`, the cell's index in the grid. */
   index: number;
+  /** For `unknown`: the first unknown cell's 0-based row and column. */
+  cell?: { row: number; column: number };
   expected: Clue;
   actual: Clue;
 }
@@ -48,7 +50,8 @@ export function verifyGrid(puzzle: Puzzle, grid: Grid): LineViolation[] {
     return [{ kind: 'size', index: -1, expected: [width * height], actual: [grid.length] }];
   const violations: LineViolation[] = [];
   const unknown = grid.indexOf(UNKNOWN);
-  if (unknown >= 0) violations.push({ kind: 'unknown', index: unknown, expected: [], actual: [] });
+  if (unknown >= 0)
+    violations.push({ kind: 'unknown', index: unknown, cell: { row: Math.floor(unknown / width), column: unknown % width }, expected: [], actual: [] });
   for (let y = 0; y < height; y++) {
     const actual = rowRuns(grid, width, y);
     if (!sameClue(actual, puzzle.rows[y]!)) violations.push({ kind: 'row', index: y, expected: puzzle.rows[y]!, actual });
@@ -70,7 +73,9 @@ export function describeViolation(v: LineViolation): string {
     case 'size':
       return `grid has ${v.actual[0]} cells, expected ${v.expected[0]}`;
     case 'unknown':
-      return `grid is incomplete (first unknown cell at index ${v.index})`;
+      return v.cell
+        ? `grid is incomplete (first unknown cell at row ${v.cell.row + 1}, column ${v.cell.column + 1})`
+        : `grid is incomplete (first unknown cell at index ${v.index})`;
     default:
       return `${v.kind} ${v.index + 1}: expected ${v.expected.join(',') || '0'}, got ${v.actual.join(',') || '0'}`;
   }

@@ -65,7 +65,10 @@ const METRIC_FIELDS = ['deadEnds', 'decisions', 'lineSolves', 'maxDepth'] as con
  * A solve that gave no result: the strategy threw, ran out of memory or was stopped at the hard time limit.
  * Its input was fine, so it exits 1 (as an `error` row makes `run` exit 1), with one line, not 2.
  */
-class FailedSolve extends Error {}
+class FailedSolve extends Error {
+  /** The status `run` records for it. */
+  status: 'error' | 'timeout' | 'memory' = 'error';
+}
 
 /**
  * JSON on one line that no terminal acts on: JSON.stringify leaves DEL, the C1 controls and U+2028/U+2029 raw
@@ -94,8 +97,10 @@ async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: st
     });
     if (outcome.kind === 'done') return outcome.reply;
     if (outcome.kind === 'killed')
-      throw new FailedSolve(`strategy ${oneLine(name)} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`);
-    throw failed(name, outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message);
+      throw Object.assign(new FailedSolve(`strategy ${oneLine(name)} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`), { status: 'timeout' as const });
+    const failure = failed(name, outcome.kind === 'memory' ? `out of memory (${outcome.message})` : outcome.message);
+    if (outcome.kind === 'memory') failure.status = 'memory';
+    throw failure;
   } finally {
     release();
     await pool.close();
@@ -138,6 +143,29 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   // Parameters are checked before solving, so that a misspelt or bad one is a usage error, not a failed solve.
   const [config] = await resolveConfigurations([{ strategy: strategySpec(opts.strategy), params: opts.param ?? {} }], {}, taskLimitMs(opts.timeout * 1000, 0));
   const { params } = config!;
+  // With --json a failed solve is still one JSON object, as it is still a row in `run` (status error, timeout or memory, no counters).
+  const failedJson = (status: string, error: string) => {
+    const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config.strategy, status, cellsResolved: null };
+    for (const f of METRIC_FIELDS) out[f] = null;
+    Object.assign(out, { solutionsFound: null, extra: {}, grid: null, solutions: [], error });
+    process.stdout.write(`${jsonLine(out)}\n`);
+  };
+  try {
+    await solveAndPrint(puzzle, puzzlePath, opts, config!, params, failedJson);
+  } catch (err) {
+    if (opts.json && err instanceof FailedSolve) failedJson(err.status, err.message);
+    throw err;
+  }
+}
+
+async function solveAndPrint(
+  puzzle: Puzzle,
+  puzzlePath: string,
+  opts: SolveCommandOptions,
+  config: { strategy: string; spec: string },
+  params: Params,
+  failedJson: (status: string, error: string) => void,
+): Promise<void> {
   let result: SolveResult;
   let timeMs: number;
   let steps: RecordedSteps | undefined;
@@ -151,12 +179,12 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
     }
   } else if (opts.timeout > 0) {
     // On a worker thread, as in `run`, so that the hard limit stops even a strategy that never polls.
-    const solved = await solveOnWorker(puzzle, opts, config!.strategy, params);
+    const solved = await solveOnWorker(puzzle, opts, config.strategy, params);
     result = solved.result;
     timeMs = solved.timeMs;
   } else {
     // No limit: in this thread.
-    const strategy = await loadStrategy(config!.spec);
+    const strategy = await loadStrategy(config.spec);
     const options = solveOptions({ maxSolutions: opts.maxSolutions, params });
     const started = performance.now();
     try {
@@ -178,7 +206,10 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   const wrong = wrongAnswers(puzzle, result, opts.maxSolutions);
   for (const line of wrong) process.stderr.write(`${shape ? 'error' : 'wrong'}: ${oneLine(line)}\n`);
   if (wrong.length > 0) process.exitCode = EXIT_FAILED;
-  if (shape) return;
+  if (shape) {
+    if (opts.json) failedJson('error', shape);
+    return;
+  }
   // An answer after the time limit is none, as in `run`.
   const late = wrong.length === 0 ? overTime({ status: result.status, error: '' }, timeMs, opts.timeout > 0 ? opts.timeout * 1000 : Infinity) : undefined;
   if (late && late.status !== result.status) {
@@ -191,17 +222,22 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
   const mark = first && second ? differingCells(first, second) : undefined;
   if (opts.svg) writeOutputFile(opts.svg, renderSvg(result.grid, width, height, { puzzle, ...(mark ? { mark } : {}) }));
   if (opts.replay !== undefined && steps)
-    writeOutputFile(opts.replay, replayPage({ puzzle, strategy: config!.strategy, result, steps, maxSteps: DEFAULT_MAX_STEPS }));
+    writeOutputFile(opts.replay, replayPage({ puzzle, strategy: config.strategy, result, steps, maxSteps: DEFAULT_MAX_STEPS }));
 
   const metrics = result.metrics;
   // Counted from the grids, as `run` counts them, not taken from the strategy.
   const cellsResolved = countKnown(result.grid);
   const solutionsFound = result.solutions.length;
+  // The status `run` records: a wrong answer is `wrong`, whatever the strategy claimed.
+  const status = wrong.length > 0 ? 'wrong' : result.status;
+  // A counter the strategy left out is an empty CSV cell in `run`: null here, never undefined.
+  const counter = (f: (typeof METRIC_FIELDS)[number]) => (typeof metrics[f] === 'number' ? metrics[f] : null);
   if (opts.json) {
-    const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config!.strategy };
-    out.status = result.status;
+    const out: Record<string, unknown> = { puzzle: puzzle.id, source: puzzle.meta.source ?? puzzlePath, strategy: config.strategy };
+    out.status = status;
+    if (status !== result.status) out.claimed = result.status;
     out.cellsResolved = cellsResolved;
-    for (const f of METRIC_FIELDS) out[f] = metrics[f];
+    for (const f of METRIC_FIELDS) out[f] = counter(f);
     out.solutionsFound = solutionsFound;
     out.extra = metrics.extra ?? {};
     out.timeMs = Math.round(timeMs * 1000) / 1000;
@@ -214,17 +250,17 @@ async function solveCommand(puzzlePath: string, opts: SolveCommandOptions): Prom
 
   const color = !!process.stdout.isTTY;
   // The label quotes the file name and the title, either of which may hold control characters.
-  const lines: string[] = [oneLineText(`${puzzleLabel(puzzle)} (${width}×${height}) with ${config!.strategy}`), ''];
+  const lines: string[] = [oneLineText(`${puzzleLabel(puzzle)} (${width}×${height}) with ${config.strategy}`), ''];
   lines.push(renderTerminal(result.grid, width, { color, clues: puzzle, ...(mark ? { mark } : {}) }));
   if (second && mark) {
     lines.push('second solution (marked cells differ from the first):', '');
     lines.push(renderTerminal(second, width, { color, clues: puzzle, mark }));
   }
-  lines.push(`status: ${result.status}`);
+  lines.push(status === result.status ? `status: ${status}` : `status: ${status} (the strategy claimed ${result.status})`);
   lines.push(`time: ${timeMs.toFixed(1)} ms`);
   lines.push(`cells resolved: ${cellsResolved} of ${width * height}`);
   lines.push(
-    `line solves: ${metrics.lineSolves}, decisions: ${metrics.decisions}, dead ends: ${metrics.deadEnds}, max depth: ${metrics.maxDepth}, solutions found: ${solutionsFound}`,
+    `line solves: ${counter('lineSolves') ?? '-'}, decisions: ${counter('decisions') ?? '-'}, dead ends: ${counter('deadEnds') ?? '-'}, max depth: ${counter('maxDepth') ?? '-'}, solutions found: ${solutionsFound}`,
   );
   const extra = Object.entries(metrics.extra ?? {});
   if (extra.length > 0) lines.push(oneLineText(`extra: ${extra.map(([k, v]) => `${k}=${v}`).join(', ')}`));
