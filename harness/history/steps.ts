@@ -107,7 +107,13 @@ function blockSteps(y: number[], lo: number[], hi: number[], threshold: number, 
       const apart = up ? mean(lo, b, c) > mean(hi, a, b) : mean(hi, b, c) < mean(lo, a, b);
       const size = Math.abs(mean(y, b, c) - mean(y, a, b));
       const clear = size >= SIGNIFICANT * noisy * Math.sqrt(1 / (b - a) + 1 / (c - b));
-      if (!(big && apart && clear) && size < weakestSize) [weakest, weakestSize] = [s, size];
+      // The jump is where the series moves: the commits on either side of it lie on their own sides of
+      // the halfway level. A piece may hold a one-commit blip it cannot stand alone from (see segment),
+      // and its mean then sits away from its other commits: without this, a jump could be put between
+      // two commits of the same value.
+      const halfway = (mean(y, a, b) + mean(y, b, c)) / 2;
+      const local = up ? y[b - 1]! < halfway && y[b]! > halfway : y[b - 1]! > halfway && y[b]! < halfway;
+      if (!(big && apart && clear && local) && size < weakestSize) [weakest, weakestSize] = [s, size];
       jumps.push({ at: b, from, to });
     }
     if (weakest < 0) return jumps;

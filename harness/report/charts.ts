@@ -127,8 +127,11 @@ export function scatterSpec(points: ScatterPoint[], xName: string, yName: string
   const capMs = cap.ms;
   const values = points.map((p) => ({ x: floor(p.x), y: floor(p.y), outcome: p.outcome, label: p.label }));
   let lo = floor(capMs);
-  for (const v of values) lo = Math.min(lo, v.x, v.y);
-  const domain = [lo / 1.5, floor(capMs) * 1.5];
+  // A solved time may lie past the limit line (CPU time of a solver on several threads, under a wall
+  // limit): the axes reach it, or clipping would hide its point.
+  let hi = floor(capMs);
+  for (const v of values) [lo, hi] = [Math.min(lo, v.x, v.y), Math.max(hi, v.x, v.y)];
+  const domain = [lo / 1.5, hi * 1.5];
   const outcomes = scatterOutcomes(xName, yName);
   const [xTitle, yTitle] = [`${xName} (${unit})`, `${yName} (${unit})`];
   return {

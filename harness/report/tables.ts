@@ -143,31 +143,62 @@ export function puzzleTable(data: ReportData): string {
 /** Search strategies whose decisions tell which puzzles need guessing, the preferred first. */
 export const GUESSING_STRATEGIES = ['probe', 'backtrack'];
 
+/** The strategy a series ran (its rows' `strategy`; a configuration's name says nothing of it). */
+function strategyOf(s: Series): string {
+  for (const p of s.pairOf) if (p >= 0) return s.run.table.str('strategy', rowsOf(s.run.groups, p)[0]!);
+  return '';
+}
+
 /**
  * The puzzles a search strategy had to guess on (median decisions > 0; dead ends alone may be
  * contradictions found by probing), from the last run. probe's rows are preferred: it guesses only
  * where line logic and probing stop, so its list is classify's needs-guessing; backtrack's also
- * holds puzzles that probing would finish.
+ * holds puzzles that probing would finish. The strategy is told by the rows' `strategy`, not by the
+ * configuration's name (`probe:branch=first` runs probe; a configuration named `probe` may run
+ * another); among several configurations of it, the one named as the strategy (its defaults) first.
+ * A puzzle it did not solve without guessing (a limit, an error) is not known to need no guess.
  */
 export function guessingSection(data: ReportData): string {
   const run = data.runs[data.runs.length - 1];
-  const used = GUESSING_STRATEGIES.find((name) => data.series.some((s) => s.config === name && s.run === run));
-  if (run === undefined || used === undefined)
+  const mine = data.series.filter((s) => s.run === run);
+  let s: Series | undefined;
+  let used: string | undefined;
+  for (const name of GUESSING_STRATEGIES) {
+    const runs = mine.filter((x) => strategyOf(x) === name);
+    s = runs.find((x) => x.config === name) ?? runs[0];
+    if (s) {
+      used = name;
+      break;
+    }
+  }
+  if (run === undefined || s === undefined || used === undefined)
     return paragraph('Neither the backtrack nor the probe strategy is in this run, so it does not show which puzzles need guessing.');
-  const s = data.series.find((x) => x.config === used && x.run === run)!;
   const { counters } = run;
   const guessing: number[] = [];
-  for (let k = 0; k < s.pairOf.length; k++) if (s.pairOf[k]! >= 0 && counters.decisions[s.pairOf[k]!]! > 0) guessing.push(k);
+  let unknown = 0;
+  let ran = 0;
+  for (let k = 0; k < s.pairOf.length; k++) {
+    const p = s.pairOf[k]!;
+    if (p < 0) continue;
+    ran++;
+    if (counters.decisions[p]! > 0) guessing.push(k);
+    else if (run.verdict[p] !== SOLVED) unknown++;
+  }
   const de = (k: number) => counters.dead_ends[s.pairOf[k]!]!;
   const dec = (k: number) => counters.decisions[s.pairOf[k]!]!;
   guessing.sort((a, b) => (de(b) || 0) - (de(a) || 0) || dec(b) - dec(a) || data.puzzles[a]!.label.localeCompare(data.puzzles[b]!.label));
+  const named = s.config === used ? used : `${used} (configuration ${s.config})`;
   const intro = paragraph(
     (used === 'probe'
-      ? 'Puzzles on which probe made decisions (guesses): line logic and contradiction probing did not finish them. '
-      : 'Puzzles on which backtrack made decisions (guesses): line logic alone did not finish them (probing may finish some; run probe or classify to tell). ') +
+      ? `Puzzles on which ${named} made decisions (guesses): line logic and contradiction probing did not finish them. `
+      : `Puzzles on which ${named} made decisions (guesses): line logic alone did not finish them (probing may finish some; run probe or classify to tell). `) +
       `Most dead ends first; counters and times are medians over the repetitions${data.runs.length > 1 ? ', from the NEW run' : ''}.`,
   );
-  if (guessing.length === 0) return intro + paragraph('No puzzle needed guessing: every one was solved by deduction alone.');
+  const untold = unknown
+    ? paragraph(`${s.config} left ${unknown} of its ${ran} puzzles unsolved with no guess recorded (a limit, an error): whether those need guessing is not known.`)
+    : '';
+  if (guessing.length === 0)
+    return intro + (unknown ? untold : paragraph('No puzzle needed guessing: every one was solved by deduction alone.'));
   const shown = guessing.slice(0, MAX_TABLE_ROWS);
   const table = htmlTable(
     ['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', `median ${unitOf(data, 'ms')}`],
@@ -175,12 +206,12 @@ export function guessingSection(data: ReportData): string {
       const p = s.pairOf[k]!;
       const info = data.puzzles[k]!;
       const status = describeStatuses(run.table, rowsOf(run.groups, p));
-      return [info.label, info.title, info.size, used, status, cellCount(de(k)), cellCount(dec(k)), cellCount(counters.max_depth[p]!), cellTime(s, p)];
+      return [info.label, info.title, info.size, s.config, status, cellCount(de(k)), cellCount(dec(k)), cellCount(counters.max_depth[p]!), cellTime(s, p)];
     }),
     (i) => i >= 5,
   );
   const more = guessing.length > shown.length ? paragraph(`… and ${guessing.length - shown.length} more.`) : '';
-  return intro + scrolling(table) + more;
+  return intro + scrolling(table) + more + untold;
 }
 
 /** Whether a series gave a wrong answer on puzzle k. */

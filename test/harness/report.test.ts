@@ -151,6 +151,36 @@ describe('report on CSV fixtures', () => {
     expect(rows.map((r) => [r[0], r[3], r[5], r[6]])).toEqual([['corpus/puzzles/hard.non', 'probe', '9', '2']]);
   });
 
+  it('tells the guessing strategy by the strategy column, not by the configuration name', async () => {
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const cols = [...columns, 'config'];
+    // backtrack under a configuration name of its own; overlap (which never guesses) named "probe".
+    const renamed = records.map((r) => ({ ...r, config: r.strategy === 'backtrack' ? 'backtrack:first=empty' : 'probe' }));
+    const file = join(tmp(), 'renamed.csv');
+    writeCsv(file, cols, renamed);
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    expect(section).not.toContain('Neither the backtrack nor the probe strategy');
+    expect(section).not.toContain('every one was solved by deduction alone');
+    const [, ...rows] = tableRows(section);
+    expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual([
+      ['corpus/puzzles/hard.non', 'backtrack:first=empty', '140'],
+      ['corpus/puzzles/web.non#2', 'backtrack:first=empty', '12'],
+      ['corpus/puzzles/dog.non', 'backtrack:first=empty', '3'],
+    ]);
+  });
+
+  it('does not say every puzzle was solved by deduction when the guessing strategy solved none', async () => {
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const timedOut = records.map((r) => ({ ...r, status: 'timeout', verified: '', dead_ends: '', decisions: '', max_depth: '', cells_resolved: '', resolved_pct: '', line_solves: '', solutions_found: '' }));
+    const file = join(tmp(), 'timeouts.csv');
+    writeCsv(file, columns, timedOut);
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    expect(section).not.toContain('every one was solved by deduction alone');
+    expect(section).toMatch(/backtrack left \d+ of its \d+ puzzles unsolved with no guess recorded/);
+  });
+
   it('escapes every text taken from the CSV', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const nasty = records.map((r) => ({

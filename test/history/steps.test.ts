@@ -84,4 +84,17 @@ describe('step detection', () => {
     expect(steps.map((s) => [s.at, s.after, s.from])).toEqual([[4, 3, 0]]);
     expect(steps[0]!.to).toBeCloseTo(40, 9);
   });
+
+  it('never puts a step between two commits of the same value: a dip one commit long next to a later change', () => {
+    const p = (v: number) => ({ value: v, lo: v, hi: v, group: 0 });
+    // 1, 1, then 5× faster at one commit, then 1.5× slower than at first: nothing changed at the second commit.
+    for (const series of [[1, 1, 0.2, 1.5], [1, 1, 1, 1, 0.2, 1.5, 1.5, 1.5]]) {
+      const steps = detectSteps(series.map(p), THRESHOLD);
+      for (const s of steps) expect(series[s.at]).not.toBe(series[s.after]);
+      expect(steps.length).toBeGreaterThan(0);
+    }
+    // Counts likewise: dead ends 9, 9, 0, 27.
+    const counts = detectSteps([9, 9, 0, 27].map(p), THRESHOLD, LOG1P);
+    expect(counts.map((s) => [s.at, s.after])).toEqual([[3, 2]]);
+  });
 });
