@@ -112,7 +112,9 @@ export class ClauseArena {
       for (let i = 0; i < list.length; i++) {
         const cr = list[i]!;
         const words = HEADER + old[cr]!;
-        mem.set(old.subarray(cr, cr + words), top); // the activity's bits travel with the header
+        // Word by word (the activity's bits travel with the header): a subarray per clause costs an
+        // allocation each, seconds on a CNF of millions of clauses.
+        for (let k = 0; k < words; k++) mem[top + k] = old[cr + k]!;
         old[cr + 2] = top; // forwarding address, read by the returned map
         list[i] = top;
         top += words;

@@ -26,6 +26,16 @@ export class ClauseDatabase {
 
   constructor(private readonly s: EngineState) {}
 
+  /**
+   * True when `maybeSimplify` or `maybeReduce` would make a pass now: each pass reads (and the
+   * compaction after it rewrites) every clause, which takes a while on a CNF of millions of clauses,
+   * so the search polls its stop check first.
+   */
+  passDue(): boolean {
+    const s = this.s;
+    return s.stats.conflicts >= this.nextReduce || (s.levels === 0 && s.trailSize !== this.simplifiedAt && s.stats.propagations >= this.nextSimplify);
+  }
+
   /** Reduces the learnt clauses when their time has come. */
   maybeReduce(): void {
     if (this.s.stats.conflicts < this.nextReduce) return;
@@ -71,26 +81,26 @@ export class ClauseDatabase {
       return;
     }
     this.simplifiedAt = s.trailSize;
-    let literals = 0;
-    for (const cr of s.clauses) literals += s.arena.size(cr);
-    for (const cr of s.learnts) literals += s.arena.size(cr);
-    this.nextSimplify = s.stats.propagations + literals;
     const mem = s.arena.mem;
-    const satisfied = (cr: number) => {
-      for (let k = 0; k < mem[cr]!; k++) if (s.vals[mem[cr + HEADER + k]!] === TRUE) return true;
-      return false;
-    };
+    const vals = s.vals;
+    let literals = 0;
     let removed = 0;
     for (const list of [s.clauses, s.learnts]) {
       let j = 0;
-      for (const cr of list) {
-        if (satisfied(cr)) {
+      for (let i = 0; i < list.length; i++) {
+        const cr = list[i]!;
+        const end = cr + HEADER + mem[cr]!;
+        literals += mem[cr]!;
+        let k = cr + HEADER;
+        while (k < end && vals[mem[k]!] !== TRUE) k++;
+        if (k < end) {
           s.arena.markDeleted(cr);
           removed++;
         } else list[j++] = cr;
       }
       list.length = j;
     }
+    this.nextSimplify = s.stats.propagations + literals;
     if (removed === 0) return;
     s.stats.satisfiedRemoved += removed;
     // Level-0 literals never take part in analysis, so their reasons may go.

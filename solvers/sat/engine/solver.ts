@@ -31,7 +31,7 @@ export type SatOutcome = 'sat' | 'unsat' | 'unknown';
 export interface SatSolveOptions {
   /** Literals (DIMACS) assumed true for this solve only. */
   assumptions?: ArrayLike<number>;
-  /** Polled every 256 propagation rounds, or sooner after 2^18 propagations; once true, solve returns 'unknown'. */
+  /** Polled every 256 propagation rounds, or sooner after 2^14 propagations (a few milliseconds on a huge CNF), and before each pass over the clause database; once true, solve returns 'unknown'. */
   shouldStop?: () => boolean;
   /** Give up with 'unknown' after this many conflicts in this call. */
   conflictLimit?: number;
@@ -41,7 +41,7 @@ const VAR_DECAY = 0.95;
 const CLAUSE_DECAY = 0.999;
 const RESTART_BASE = 100;
 const STOP_POLL_INTERVAL = 256;
-const STOP_POLL_PROPAGATIONS = 1 << 18;
+const STOP_POLL_PROPAGATIONS = 1 << 14;
 /** The LBD a theory's clause starts with: above any real one (see explain). */
 const EXPLANATION_LBD = 1 << 20;
 
@@ -299,6 +299,12 @@ export class SatSolver {
         s.phases.update(s.trail, s.trailSize); // fully propagated without conflict
         s.cancelUntil(0);
         return 'restart';
+      }
+      // A pass over the clause database takes long on a huge CNF: not when the limit has come.
+      if (this.db.passDue()) {
+        this.untilPoll = STOP_POLL_INTERVAL;
+        this.pollAtPropagations = stats.propagations + STOP_POLL_PROPAGATIONS;
+        if (shouldStop()) return this.giveUp();
       }
       this.db.maybeSimplify();
       this.db.maybeReduce();
