@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCsv } from '../../harness/results/csv.js';
@@ -146,6 +146,13 @@ describe('nonobench classify', () => {
     expect(code).toBe(0);
     const [row] = readCsv(csv).records;
     expect(row).toMatchObject({ class: 'unknown', timeout_s: '0.3' });
+    // Stopped before line logic ended: the listing says so, not that the clues contradict each other.
+    const wide = join(dir, 'wide.non');
+    const ones = Array(50).fill(1).join(',');
+    writeFileSync(wide, `width 200\nheight 200\n\nrows\n${`${ones}\n`.repeat(200)}\ncolumns\n${`${ones}\n`.repeat(200)}`);
+    const early = run(wide, '--timeout', '0.001', '--only', 'unknown', '--out', join(dir, 'early.csv'), '--workers', '0');
+    expect(early.out).toMatch(/the time limit came during (the overlap pass|line propagation): no more is known/);
+    expect(early.out).not.toContain('contradiction');
   });
 
   it('ranks the puzzles by difficulty in the CSV, the listing and the --html page, hardest first; bad input is still one line and exit 2', () => {

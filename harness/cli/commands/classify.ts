@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UNKNOWN, type Grid } from '../../../corpus/model.js';
 import { renderSvg, renderTerminal } from '../../../corpus/render.js';
-import { differingMask, PUZZLE_CLASSES, type PuzzleClass } from '../../classify/classify.js';
+import { differingMask, PUZZLE_CLASSES, type ClassifyStage, type PuzzleClass } from '../../classify/classify.js';
 import {
   byDifficulty,
   CLASSIFY_COLUMNS,
@@ -87,6 +87,8 @@ function picturesOf(r: ClassifiedPuzzle): Pictures {
   return pictures;
 }
 
+const STAGE_WORDS: Record<ClassifyStage, string> = { overlap: 'the overlap pass', line: 'line propagation', probe: 'probing', search: 'the search' };
+
 /** Longest stem kept whole: with its id twice and `-solutions.svg` a name stays far under 255 bytes. */
 const MAX_STEM = 120;
 
@@ -143,6 +145,9 @@ export function showClassified(results: ClassifiedPuzzle[], color: boolean): str
       const unknown = stalled.mark.reduce((a, b) => a + b, 0);
       out.push(`after line propagation ${cells - unknown} of ${cells} cells are known; the ${unknown} unknown ones are marked:`);
       out.push(renderTerminal(stalled.grid, puzzle.width, { color, mark: stalled.mark, clues: puzzle }).trimEnd());
+    } else if (r.classification.class === 'unknown') {
+      // No stalled grid because the limit came first, not because the clues contradict each other.
+      out.push(`the time limit came during ${STAGE_WORDS[r.classification.stage]}: no more is known`);
     } else {
       out.push('line propagation meets a contradiction: no solution');
     }
