@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import { clip, InputError, InputErrors } from '../../corpus/errors.js';
 import { displayPath, splitMemberPath } from '../../corpus/load.js';
@@ -108,11 +108,21 @@ function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, pat
   return 1;
 }
 
+/** The line of the key `key` in the mapping at `path` (an unknown key's own line: its value may start lines below). */
+function keyLineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: readonly PropertyKey[], key: string): number {
+  const map = doc.getIn(path as (string | number)[], true);
+  if (isMap(map))
+    for (const pair of map.items)
+      if (isScalar(pair.key) && String(pair.key.value) === key && pair.key.range) return counter.linePos(pair.key.range[0]).line;
+  return lineOf(doc, counter, [...path, key]);
+}
+
 /** A puzzles entry as paths: a suite name, a glob (sorted matches), or a path (`#N` / `#A-B` kept). */
-function expandPuzzles(entry: string, base: string, file: string, line: number): string[] {
+function expandPuzzles(entry: string, base: string, file: string, line: number, self: string): string[] {
   if (/^[\w-]+$/.test(entry) && !existsSync(resolve(base, entry)) && suiteNames().includes(entry)) return suitePaths(entry);
   if (GLOB.test(entry)) {
-    const matches = globFiles(entry, { cwd: base, absolute: true, onlyFiles: false, expandDirectories: false });
+    // The definition file itself is no puzzle (`puzzles: "*"` beside it).
+    const matches = globFiles(entry, { cwd: base, absolute: true, onlyFiles: false, expandDirectories: false }).filter((m) => resolve(m) !== self);
     if (matches.length === 0) throw new InputError(file, line, `puzzles: no file matches ${JSON.stringify(entry)}`);
     return matches;
   }
@@ -132,7 +142,9 @@ export function loadDefinition(file: string): Definition {
     doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: false });
     // The parser reports running out of stack as an error of the document: said as what it means.
     const why = (message: string) => (/Maximum call stack size exceeded/.test(message) ? 'nested too deeply' : message.split('\n')[0]);
-    if (doc.errors.length > 0) throw new InputErrors(doc.errors.map((e) => new InputError(shown, lineAt(e.pos), `not YAML or JSON: ${why(e.message)}`)));
+    // A warning (a tag the parser does not know, such as `!custom`, whose value it reads as if untagged) is refused too: nothing is silently dropped.
+    const problems = [...doc.errors, ...doc.warnings];
+    if (problems.length > 0) throw new InputErrors(problems.map((e) => new InputError(shown, lineAt(e.pos), `not YAML or JSON: ${why(e.message)}`)));
     visit(doc, {
       Map(_key, map) {
         // A key given twice would silently take one of the values: report it at the second.
@@ -160,14 +172,15 @@ export function loadDefinition(file: string): Definition {
         const keys = 'keys' in issue && Array.isArray(issue.keys) ? (issue.keys as string[]) : [];
         const path = keys.length > 0 ? [...issue.path, keys[0]!] : issue.path;
         const where = path.length > 0 ? `${path.map(String).join('.')}: ` : '';
-        return new InputError(shown, lineOf(doc, counter, path), `${where}${issue.message}`);
+        const line = keys.length > 0 ? keyLineOf(doc, counter, issue.path, keys[0]!) : lineOf(doc, counter, path);
+        return new InputError(shown, line, `${where}${issue.message}`);
       }),
     );
   }
   const def = parsed.data;
   const base = dirname(resolve(file));
   const entries = def.puzzles === undefined ? [] : typeof def.puzzles === 'string' ? [def.puzzles] : def.puzzles;
-  const paths = entries.flatMap((entry, i) => expandPuzzles(entry, base, shown, lineOf(doc, counter, typeof def.puzzles === 'string' ? ['puzzles'] : ['puzzles', i])));
+  const paths = entries.flatMap((entry, i) => expandPuzzles(entry, base, shown, lineOf(doc, counter, typeof def.puzzles === 'string' ? ['puzzles'] : ['puzzles', i]), resolve(file)));
   def.configurations.forEach((c, i) => {
     if (c.strategy !== undefined && !strategyNames().includes(c.strategy))
       throw new InputError(shown, lineOf(doc, counter, ['configurations', i, 'strategy']), `configurations.${i}.strategy: unknown strategy ${JSON.stringify(clip(c.strategy))} (known: ${strategyNames().join(', ')}; a plugin is given as module)`);

@@ -35,6 +35,8 @@ export interface RecordedRun {
   programs: Map<string, Map<string, { line: number; strategy: string; file: string }>>;
   /** Each puzzle path as recorded → the first task number it is recorded at, and that row's line. */
   paths: Map<string, { task: number; line: number }>;
+  /** Each `definition` value as recorded (`FILE@HASH`, or empty) → the line of the first row with it. */
+  definitions: Map<string, number>;
 }
 
 /** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
@@ -71,7 +73,7 @@ export function programChange(was: { strategy: string; file: string }, now: { st
 const whole = (text: string) => (/^\d+$/.test(text) ? String(Number(text)) : text);
 
 export function recordedTasks(path: string): RecordedRun {
-  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), programs: new Map(), paths: new Map() });
+  const empty = (): RecordedRun => ({ path, tasks: new Map(), settings: { timeout_s: new Map(), max_solutions: new Map(), warmup: new Map() }, params: new Map(), programs: new Map(), paths: new Map(), definitions: new Map() });
   let recorded = empty();
   if (!existsSync(path) || statSync(path).size === 0) return recorded;
   // Only what a task's identity and the settings need is kept: a resumed run may already hold a million rows.
@@ -92,6 +94,7 @@ export function recordedTasks(path: string): RecordedRun {
       }
       recorded.tasks.set(resumeKey(f[at.puzzle_id]!, whole(f[at.task]!), f[at.config]!, whole(f[at.rep]!)), row.line);
       if (!recorded.paths.has(f[at.puzzle_path]!)) recorded.paths.set(f[at.puzzle_path]!, { task: Number(f[at.task]), line: row.line });
+      if (!recorded.definitions.has(f[at.definition]!)) recorded.definitions.set(f[at.definition]!, row.line);
       for (const setting of Object.keys(SETTINGS) as Setting[]) {
         const values = recorded.settings[setting];
         const value = canonicalSetting(setting, f[at[setting]]!);
@@ -136,7 +139,12 @@ export interface ResumedRun {
   timeoutS: number;
   maxSolutions: number;
   warmup: number;
+  /** The benchmark definition this run comes from, as it would record it (`FILE@HASH`); '' or undefined without one. */
+  definition?: string;
 }
+
+/** The hash of a `definition` value (`FILE@HASH`): what says whether two rows ran the same file, whatever its path was called. */
+const definitionHash = (text: string) => (text === '' ? '' : (/@([0-9a-f]{12})$/.exec(text)?.[1] ?? text));
 
 /**
  * Refuses (`FILE:LINE: cannot resume: …`) to append to rows run with other settings: a file mixing
@@ -184,6 +192,24 @@ export function checkResumable(recorded: RecordedRun, run: ResumedRun): void {
         ': its puzzles, configurations or --repeat differ',
     );
   }
+  // Rows of two definitions (the file edited since, or none beside one) would sit in one run: compare
+  // refuses such a file and bench-check cannot take it as a baseline. Last, so that a difference the
+  // checks above name (a setting, a program, the tasks) is said as such. The same file named from
+  // another working directory is the same definition (see recordedDefinition).
+  const definition = run.definition ?? '';
+  for (const [value, line] of recorded.definitions)
+    if (definitionHash(value) !== definitionHash(definition))
+      refuse(line, `its rows ran ${value === '' ? 'without a definition' : `from the definition ${clip(value)}`}, and this run ${definition === '' ? 'has none' : `from ${clip(definition)}`}`);
+}
+
+/**
+ * The `definition` value to record: the rows' own when they name the same file (same hash) under
+ * another path (a run resumed from another working directory), so that every row names it one way.
+ * Called after checkResumable.
+ */
+export function recordedDefinition(recorded: RecordedRun, definition: string | undefined): string | undefined {
+  const [first] = recorded.definitions.keys();
+  return first !== undefined && first !== '' ? first : definition;
 }
 
 /**

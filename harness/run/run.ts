@@ -10,7 +10,7 @@ import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
 import { lockOutput } from '../io/output-lock.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
-import { checkResumable, keepRecordedPaths, recordedTasks, resumeKey } from './resume.js';
+import { checkResumable, keepRecordedPaths, recordedDefinition, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
 import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs, WARMUP_PUZZLES } from './pool.js';
@@ -127,7 +127,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   let tasks = buildTasks(puzzles, configs, options.repeat);
   // Before anything is written: rows run with other settings, or whose task numbers name other tasks, are not appended to.
   if (done) {
-    checkResumable(done, { tasks, repeat: options.repeat, timeoutS: options.timeoutS, maxSolutions: options.maxSolutions, warmup: options.warmup });
+    checkResumable(done, { tasks, repeat: options.repeat, timeoutS: options.timeoutS, maxSolutions: options.maxSolutions, warmup: options.warmup, definition: options.definition ?? '' });
     keepRecordedPaths(done, puzzles, configs.length * options.repeat);
   }
   if (options.shard) tasks = shardTasks(tasks, options.shard, configs.length * options.repeat);
@@ -161,7 +161,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     workers: options.workers,
     warmup: options.warmup,
     memory_mb: options.memoryMb,
-    definition: options.definition ?? '',
+    definition: (done ? recordedDefinition(done, options.definition) : options.definition) ?? '',
   };
 
   let recorded = 0;
