@@ -111,8 +111,14 @@ function blockSteps(y: number[], lo: number[], hi: number[], threshold: number, 
       // the halfway level. A piece may hold a one-commit blip it cannot stand alone from (see segment),
       // and its mean then sits away from its other commits: without this, a jump could be put between
       // two commits of the same value.
+      // Or, when one of the two is a blip that drags its piece's mean past the other commit (a step with a
+      // blip just after or before it), the two commits themselves differ by more than the threshold the
+      // jump's way, and one of them lies on its own side: the step is there, and must not be merged away.
       const halfway = (mean(y, a, b) + mean(y, b, c)) / 2;
-      const local = up ? y[b - 1]! < halfway && y[b]! > halfway : y[b - 1]! > halfway && y[b]! < halfway;
+      const [before, after] = [scale.back(y[b - 1]!), scale.back(y[b]!)];
+      const [own1, own2] = up ? [y[b - 1]! < halfway, y[b]! > halfway] : [y[b - 1]! > halfway, y[b]! < halfway];
+      const pairBig = up ? after >= before * (1 + threshold) : before >= after * (1 + threshold);
+      const local = (own1 && own2) || (pairBig && (own1 || own2));
       if (!(big && apart && clear && local) && size < weakestSize) [weakest, weakestSize] = [s, size];
       jumps.push({ at: b, from, to });
     }

@@ -149,6 +149,20 @@ function strategyOf(s: Series): string {
   return '';
 }
 
+/** Whether a series ran with probing turned off (its rows' `params`): its guesses then say nothing of what probing finishes. */
+function probingOff(s: Series): boolean {
+  for (const p of s.pairOf) {
+    if (p < 0) continue;
+    try {
+      const params: unknown = JSON.parse(s.run.table.str('params', rowsOf(s.run.groups, p)[0]!) || '{}');
+      return typeof params === 'object' && params !== null && (params as Record<string, unknown>).probing === false;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 /**
  * The puzzles a search strategy had to guess on (median decisions > 0; dead ends alone may be
  * contradictions found by probing), from the last run. probe's rows are preferred: it guesses only
@@ -164,7 +178,9 @@ export function guessingSection(data: ReportData): string {
   let s: Series | undefined;
   let used: string | undefined;
   for (const name of GUESSING_STRATEGIES) {
-    const runs = mine.filter((x) => strategyOf(x) === name);
+    // probe with probing off guesses where line logic alone stops, as backtrack does: not classify's needs-guessing.
+    const kind = (x: Series) => (strategyOf(x) === 'probe' && probingOff(x) ? 'backtrack' : strategyOf(x));
+    const runs = mine.filter((x) => kind(x) === name);
     s = runs.find((x) => x.config === name) ?? runs[0];
     if (s) {
       used = name;
@@ -187,7 +203,8 @@ export function guessingSection(data: ReportData): string {
   const de = (k: number) => counters.dead_ends[s.pairOf[k]!]!;
   const dec = (k: number) => counters.decisions[s.pairOf[k]!]!;
   guessing.sort((a, b) => (de(b) || 0) - (de(a) || 0) || dec(b) - dec(a) || data.puzzles[a]!.label.localeCompare(data.puzzles[b]!.label));
-  const named = s.config === used ? used : `${used} (configuration ${s.config})`;
+  const strategy = strategyOf(s);
+  const named = s.config === strategy ? strategy : `${strategy} (configuration ${s.config})`;
   const intro = paragraph(
     (used === 'probe'
       ? `Puzzles on which ${named} made decisions (guesses): line logic and contradiction probing did not finish them. `

@@ -170,6 +170,20 @@ describe('report on CSV fixtures', () => {
     ]);
   });
 
+  it('does not take probe with probing off for probe: its guesses are where line logic alone stops', async () => {
+    const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
+    const cols = [...columns, 'config', 'params'];
+    const rows = records.map((r) =>
+      r.strategy === 'backtrack' ? { ...r, strategy: 'probe', config: 'probe:probing=false', params: '{"probing":false}' } : { ...r, config: r.strategy, params: '{}' },
+    );
+    const file = join(tmp(), 'probing-off.csv');
+    writeCsv(file, cols, rows);
+    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    expect(section).not.toContain('contradiction probing did not finish them');
+    expect(section).toContain('Puzzles on which probe (configuration probe:probing=false) made decisions (guesses): line logic alone did not finish them');
+  });
+
   it('does not say every puzzle was solved by deduction when the guessing strategy solved none', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const timedOut = records.map((r) => ({ ...r, status: 'timeout', verified: '', dead_ends: '', decisions: '', max_depth: '', cells_resolved: '', resolved_pct: '', line_solves: '', solutions_found: '' }));

@@ -98,3 +98,17 @@ describe('step detection', () => {
     expect(counts.map((s) => [s.at, s.after])).toEqual([[3, 2]]);
   });
 });
+
+describe('step detection: a blip next to a true step', () => {
+  const p = (v: number) => ({ value: v, lo: v, hi: v, group: 0 });
+  it('keeps a 40% drop whose next commit is a one-commit dip', () => {
+    // 1 for ten commits, then 0.6 for good from commit 10; commit 11 alone dips to 0.2.
+    const series = [...Array(10).fill(1), 0.6, 0.2, ...Array(10).fill(0.6)];
+    const steps = detectSteps(series.map(p), 0.1);
+    expect(steps.map((s) => [s.after, s.at])).toContainEqual([9, 10]);
+  });
+  it('still puts no step between two nearly equal commits', () => {
+    const series = [1, 1, 1, 0.99, 0.2, 1.5, 1.5, 1.5];
+    for (const s of detectSteps(series.map(p), 0.1)) expect(Math.abs(Math.log(series[s.at]! / series[s.after]!))).toBeGreaterThan(Math.log1p(0.1));
+  });
+});

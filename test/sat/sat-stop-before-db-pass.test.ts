@@ -30,10 +30,21 @@ describe('SatSolver stop check and the clause database', () => {
     if (engine.stats.conflicts > 2000) expect(engine.stats.deletedClauses).toBeGreaterThan(0);
   });
 
-  it('polls at least once per 2^14 propagations', () => {
-    const engine = cnf();
-    let polls = 0;
-    engine.solve({ shouldStop: () => (polls++, false), conflictLimit: 3000 });
-    expect(polls).toBeGreaterThanOrEqual(Math.floor(engine.stats.propagations / (1 << 14)));
+  it('polls at least once per 2^14 propagations (plus one round), even when rounds are few and long', () => {
+    // 100 chains of 1000 variables, (¬a ∨ b) along each: a decision propagates up to a chain's length in
+    // one round, so 256 rounds never come and only the propagation count can bring a poll. (On the
+    // random CNF above the 256 rounds alone poll more often than every 2^14 propagations: a test there
+    // passes with any propagation interval.)
+    const CHAIN = 1000;
+    const CHAINS = 100;
+    const engine = new SatSolver(CHAIN * CHAINS);
+    for (let c = 0; c < CHAINS; c++) for (let i = 1; i < CHAIN; i++) engine.addClause([-(c * CHAIN + i), c * CHAIN + i + 1]);
+    const at: number[] = [];
+    expect(engine.solve({ shouldStop: () => (at.push(engine.stats.propagations), false) })).toBe('sat');
+    at.push(engine.stats.propagations);
+    let gap = 0;
+    for (let i = 1; i < at.length; i++) gap = Math.max(gap, at[i]! - at[i - 1]!);
+    expect(engine.stats.propagations).toBeGreaterThan(4 * (1 << 14));
+    expect(gap).toBeLessThanOrEqual((1 << 14) + CHAIN);
   });
 });
