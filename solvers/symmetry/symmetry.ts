@@ -13,8 +13,16 @@ export interface Symmetry {
 
 export type SymmetryName = 'mirror' | 'flip' | 'rotate-180' | 'transpose' | 'anti-transpose' | 'rotate-90' | 'rotate-270';
 
-const sameClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[i]);
-const reversedClue = (a: Clue, b: Clue) => a.length === b.length && a.every((v, i) => v === b[b.length - 1 - i]);
+function sameClue(a: Clue, b: Clue): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+function reversedClue(a: Clue, b: Clue): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[b.length - 1 - i]) return false;
+  return true;
+}
 const isEmptyClue = (c: Clue) => c.every((v) => v === 0);
 /** The clue without zero-length blocks (`[0]` and `[]` both mean an empty line). */
 const blocksOf = (c: Clue): Clue => c.filter((v) => v > 0);
@@ -34,60 +42,94 @@ export function clueSymmetries(puzzle: Puzzle): Symmetry[] {
   if (top < 0 || left < 0) return [];
   const h = rowsUsed.lastIndexOf(true) - top + 1;
   const w = columnsUsed.lastIndexOf(true) - left + 1;
-  const R = (i: number) => blocksOf(puzzle.rows[top + i]!);
-  const C = (j: number) => blocksOf(puzzle.columns[left + j]!);
+  // Each line's blocks, worked out once (the candidates read them many times).
+  const rowBlocks = Array.from({ length: h }, (_, i) => blocksOf(puzzle.rows[top + i]!));
+  const columnBlocks = Array.from({ length: w }, (_, j) => blocksOf(puzzle.columns[left + j]!));
+  const R = (i: number) => rowBlocks[i]!;
+  const C = (j: number) => columnBlocks[j]!;
   const all = (n: number, ok: (i: number) => boolean) => {
     for (let i = 0; i < n; i++) if (!ok(i)) return false;
     return true;
   };
+  /** The grid cell of frame cell (i, j). */
+  const at = (i: number, j: number) => (top + i) * width + left + j;
 
-  // Each candidate: whether the clues allow it, and where frame cell (i, j) goes.
-  const candidates: { name: SymmetryName; holds: () => boolean; to: (i: number, j: number) => [number, number] }[] = [
+  // Each candidate: whether the clues allow it, and where frame cell (i, j) goes, as an affine map:
+  // the frame cell that (0, 0) goes to, and the step its image takes (in frame rows and columns)
+  // as i grows by one (`down`) and as j grows by one (`right`). Built with no pair per cell: a
+  // large grid has tens of thousands, and this runs once per solve, before the search.
+  type Step = readonly [number, number];
+  const candidates: { name: SymmetryName; holds: () => boolean; origin: Step; down: Step; right: Step }[] = [
     {
-      name: 'mirror',
+      name: 'mirror', // (i, j) → (i, w - 1 - j)
       holds: () => all(h, (i) => reversedClue(R(i), R(i))) && all(w, (j) => sameClue(C(j), C(w - 1 - j))),
-      to: (i, j) => [i, w - 1 - j],
+      origin: [0, w - 1],
+      down: [1, 0],
+      right: [0, -1],
     },
     {
-      name: 'flip',
+      name: 'flip', // (i, j) → (h - 1 - i, j)
       holds: () => all(w, (j) => reversedClue(C(j), C(j))) && all(h, (i) => sameClue(R(i), R(h - 1 - i))),
-      to: (i, j) => [h - 1 - i, j],
+      origin: [h - 1, 0],
+      down: [-1, 0],
+      right: [0, 1],
     },
     {
-      name: 'rotate-180',
+      name: 'rotate-180', // (i, j) → (h - 1 - i, w - 1 - j)
       holds: () => all(h, (i) => reversedClue(R(i), R(h - 1 - i))) && all(w, (j) => reversedClue(C(j), C(w - 1 - j))),
-      to: (i, j) => [h - 1 - i, w - 1 - j],
+      origin: [h - 1, w - 1],
+      down: [-1, 0],
+      right: [0, -1],
     },
   ];
   if (h === w) {
     candidates.push(
-      { name: 'transpose', holds: () => all(h, (i) => sameClue(R(i), C(i))), to: (i, j) => [j, i] },
-      { name: 'anti-transpose', holds: () => all(h, (i) => reversedClue(R(i), C(w - 1 - i))), to: (i, j) => [w - 1 - j, h - 1 - i] },
-      // Clockwise: a row of the image is a column of the original read upwards.
+      // (i, j) → (j, i)
+      { name: 'transpose', holds: () => all(h, (i) => sameClue(R(i), C(i))), origin: [0, 0], down: [0, 1], right: [1, 0] },
+      // (i, j) → (w - 1 - j, h - 1 - i)
+      {
+        name: 'anti-transpose',
+        holds: () => all(h, (i) => reversedClue(R(i), C(w - 1 - i))),
+        origin: [w - 1, h - 1],
+        down: [0, -1],
+        right: [-1, 0],
+      },
+      // Clockwise: a row of the image is a column of the original read upwards. (i, j) → (j, w - 1 - i)
       {
         name: 'rotate-90',
         holds: () => all(h, (i) => reversedClue(R(i), C(i))) && all(w, (j) => sameClue(C(j), R(w - 1 - j))),
-        to: (i, j) => [j, w - 1 - i],
+        origin: [0, w - 1],
+        down: [0, -1],
+        right: [1, 0],
       },
-      // Its inverse, so that the symmetries found (with the identity) are closed under composition.
+      // Its inverse, so that the symmetries found (with the identity) are closed under composition. (i, j) → (h - 1 - j, i)
       {
         name: 'rotate-270',
         holds: () => all(h, (i) => sameClue(R(i), C(w - 1 - i))) && all(w, (j) => reversedClue(C(j), R(j))),
-        to: (i, j) => [h - 1 - j, i],
+        origin: [h - 1, 0],
+        down: [0, 1],
+        right: [-1, 0],
       },
     );
   }
 
   const symmetries: Symmetry[] = [];
+  let identity: Int32Array | null = null;
   for (const c of candidates) {
     if (!c.holds()) continue;
-    const image = new Int32Array(width * height);
-    for (let cell = 0; cell < image.length; cell++) image[cell] = cell;
-    for (let i = 0; i < h; i++)
-      for (let j = 0; j < w; j++) {
-        const [ti, tj] = c.to(i, j);
-        image[(top + i) * width + left + j] = (top + ti) * width + left + tj;
-      }
+    if (!identity) {
+      identity = new Int32Array(width * height);
+      for (let cell = 0; cell < identity.length; cell++) identity[cell] = cell;
+    }
+    const image = identity.slice(); // the cells outside the frame map to themselves
+    const down = c.down[0] * width + c.down[1];
+    const right = c.right[0] * width + c.right[1];
+    let rowStart = at(c.origin[0], c.origin[1]);
+    for (let i = 0; i < h; i++, rowStart += down) {
+      let from = at(i, 0);
+      let to = rowStart;
+      for (let j = 0; j < w; j++, to += right) image[from++] = to;
+    }
     symmetries.push({ name: c.name, image });
   }
   return symmetries;
@@ -100,14 +142,22 @@ export function clueSymmetries(puzzle: Puzzle): Symmetry[] {
  * to itself (and be counted in `extra.symmetries`).
  */
 export function distinctSymmetries(symmetries: readonly Symmetry[]): Symmetry[] {
-  const seen = new Set<string>();
-  return symmetries.filter((s) => {
-    if (s.image.every((to, cell) => to === cell)) return false;
-    const key = s.image.join(',');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  // Maps compared cell by cell (there are at most seven): no string key per map, which on a large
+  // grid would be a string of hundreds of kilobytes each.
+  const kept: Symmetry[] = [];
+  for (const s of symmetries) if (!isIdentity(s.image) && !kept.some((k) => sameMap(k.image, s.image))) kept.push(s);
+  return kept;
+}
+
+function isIdentity(image: Int32Array): boolean {
+  for (let cell = 0; cell < image.length; cell++) if (image[cell] !== cell) return false;
+  return true;
+}
+
+function sameMap(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let cell = 0; cell < a.length; cell++) if (a[cell] !== b[cell]) return false;
+  return true;
 }
 
 /** The grid the symmetry maps `grid` to. */

@@ -102,7 +102,7 @@ export class EngineState {
     this.trailLim = new Int32Array(numVars + 1);
     this.levelStamp = new Int32Array(numVars + 1);
     this.heap = new VarHeap(numVars, this.activity);
-    for (let v = 0; v < numVars; v++) this.heap.insert(v);
+    this.heap.insertAllInOrder(); // as inserting 0, 1, … one at a time (the activities are all 0)
   }
 
   /** Makes `lit` true at the current level, with `reason` (NO_REASON for a decision): the one way a literal is assigned. */

@@ -25,6 +25,21 @@ export class VarHeap {
     return this.position[v]! >= 0;
   }
 
+  /**
+   * Inserts every variable into an empty heap, in order: what inserting 0, 1, … one at a time does
+   * while the activities are all equal, as they are before the first bump (each stays where it
+   * lands), without a sift per variable.
+   */
+  insertAllInOrder(): void {
+    if (this.count !== 0) throw new Error('insertAllInOrder: the heap is not empty');
+    const { heap, position } = this;
+    for (let v = 0; v < heap.length; v++) {
+      heap[v] = v;
+      position[v] = v;
+    }
+    this.count = heap.length;
+  }
+
   insert(v: number): void {
     if (this.position[v]! >= 0) return;
     const i = this.count++;

@@ -6,6 +6,8 @@ import { LineTheory } from './line-theory.js';
 
 /** The limit is polled every 16,384 clauses loaded (a few milliseconds). */
 const LOAD_POLL_MASK = (1 << 14) - 1;
+/** And every 4,096 cells tied to their images (up to two clauses each). */
+const TIE_POLL_MASK = (1 << 12) - 1;
 
 export interface PuzzleSatOptions {
   /** Cells already known (UNKNOWN elsewhere): unit clauses that also prune the encoding. */
@@ -74,6 +76,7 @@ export class PuzzleSat {
     const symmetric = options.symmetric ?? [];
     const guard = symmetric.length > 0 ? cnf.numVars + 1 : 0;
     const engine = new SatSolver(cnf.numVars + (guard > 0 ? 1 : 0));
+    if (shouldStop()) return undefined; // setting up millions of variables takes a while
     for (let i = 0; i < clauses.count; i++) {
       if (!engine.addClauseSlice(clauses.lits, clauses.start(i), clauses.ends[i]!)) break;
       if ((i & LOAD_POLL_MASK) === LOAD_POLL_MASK && shouldStop()) return undefined;
@@ -84,7 +87,14 @@ export class PuzzleSat {
     engine.setTheory(lines);
     if (guard > 0) {
       engine.setDecisionVar(guard, false);
-      for (const image of symmetric) for (let cell = 0; cell < image.length; cell++) tieToImage(engine, guard, known, image, cell);
+      // Hundreds of thousands of clauses on a large symmetric grid: built in one scratch buffer, and polled.
+      const scratch = new Int32Array(3);
+      let tied = 0;
+      for (const image of symmetric)
+        for (let cell = 0; cell < image.length; cell++) {
+          tieToImage(engine, guard, known, image, cell, scratch);
+          if ((++tied & TIE_POLL_MASK) === 0 && shouldStop()) return undefined;
+        }
     }
     if (shouldStop()) return undefined;
     return new PuzzleSat(puzzle, known, engine, guard, shouldStop, lines);
@@ -165,8 +175,8 @@ export class PuzzleSat {
   }
 }
 
-/** Under `guard`: a cell and its image take the same value (or the known one of the two). */
-function tieToImage(engine: SatSolver, guard: number, known: Grid, images: Int32Array, cell: number): void {
+/** Under `guard`: a cell and its image take the same value (or the known one of the two). `clause` is scratch for three literals. */
+function tieToImage(engine: SatSolver, guard: number, known: Grid, images: Int32Array, cell: number, clause: Int32Array): void {
   const image = images[cell]!;
   // A cell that maps to itself needs nothing; a pair that swaps is tied once.
   if (image === cell || (image < cell && images[image] === cell)) return;
@@ -174,10 +184,19 @@ function tieToImage(engine: SatSolver, guard: number, known: Grid, images: Int32
   const b = image + 1;
   const ka = known[cell]!;
   const kb = known[image]!;
+  clause[0] = -guard;
   if (ka === UNKNOWN && kb === UNKNOWN) {
-    engine.addClause([-guard, -a, b]);
-    engine.addClause([-guard, a, -b]);
-  } else if (ka === UNKNOWN) engine.addClause([-guard, kb === FILLED ? a : -a]);
-  else if (kb === UNKNOWN) engine.addClause([-guard, ka === FILLED ? b : -b]);
-  else if (ka !== kb) engine.addClause([-guard]);
+    clause[1] = -a;
+    clause[2] = b;
+    engine.addClauseSlice(clause, 0, 3);
+    clause[1] = a;
+    clause[2] = -b;
+    engine.addClauseSlice(clause, 0, 3);
+  } else if (ka === UNKNOWN) {
+    clause[1] = kb === FILLED ? a : -a;
+    engine.addClauseSlice(clause, 0, 2);
+  } else if (kb === UNKNOWN) {
+    clause[1] = ka === FILLED ? b : -b;
+    engine.addClauseSlice(clause, 0, 2);
+  } else if (ka !== kb) engine.addClauseSlice(clause, 0, 1);
 }
