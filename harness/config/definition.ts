@@ -93,6 +93,8 @@ export interface Definition {
   settings: DefinitionSettings;
   /** Where the file gives `workers`, for a count this machine refuses (only the command knows its limit). */
   workersAt?: { file: string; line: number };
+  /** Where the file gives `repeat`, for a run of more tasks than one run takes (known once the puzzles are loaded). */
+  repeatAt?: { file: string; line: number };
   /** What the run records of it (the `definition` column): the file as given and a hash of its text. */
   recorded: string;
 }
@@ -188,7 +190,8 @@ export function loadDefinition(file: string): Definition {
   const configurations = def.configurations.map((c, i): ConfigSpec => ({ ...configurationSpec(c, i), origin: { file: shown, line: lineOf(doc, counter, ['configurations', i]) } }));
   const { puzzles: _puzzles, configurations: _configurations, ...settings } = def;
   const workersAt = def.workers !== undefined ? { workersAt: { file: shown, line: lineOf(doc, counter, ['workers']) } } : {};
-  return { paths, configurations, settings, ...workersAt, recorded: `${shown}@${shortHash(text)}` };
+  const repeatAt = def.repeat !== undefined ? { repeatAt: { file: shown, line: lineOf(doc, counter, ['repeat']) } } : {};
+  return { paths, configurations, settings, ...workersAt, ...repeatAt, recorded: `${shown}@${shortHash(text)}` };
 
   function configurationSpec(c: (typeof def.configurations)[number], i: number): ConfigSpec {
     if (c.command === undefined) return configSpec(c.strategy ?? resolve(base, c.module!), c.params, c.name);

@@ -19,11 +19,14 @@ export interface Task {
 /** The most tasks one run takes: the task list is built whole, and past this it would not fit in memory. */
 export const MAX_TASKS = 5_000_000;
 
+/** A run of more tasks than MAX_TASKS: refused before anything is written. */
+export class TooManyTasks extends UsageError {}
+
 /** Tasks in a deterministic order: puzzle by puzzle, each configuration, each repetition. */
 export function buildTasks(puzzles: Puzzle[], configs: Configuration[], repeat: number): Task[] {
   const count = puzzles.length * configs.length * repeat;
   if (count > MAX_TASKS)
-    throw new UsageError(
+    throw new TooManyTasks(
       `the run would have ${count.toLocaleString('en-US')} tasks (${puzzles.length} puzzles × ${configs.length} configurations × ${repeat} repetitions), ` +
         `more than the limit of ${MAX_TASKS.toLocaleString('en-US')}: give fewer repetitions or puzzles`,
     );

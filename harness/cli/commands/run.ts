@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
-import { parseShard } from '../../run/tasks.js';
+import { parseShard, TooManyTasks } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
@@ -44,7 +44,7 @@ export function registerRun(program: Command): void {
         if (at && err instanceof UsageError) throw new InputError(at.file, at.line, err.message.replace(/^--workers/, 'workers:'));
         throw err;
       }
-      const result = await runCorpus({
+      const run = runCorpus({
         paths: puzzlePaths,
         strategies: def && !given('strategies') ? def.configurations : parseConfigList(o.strategies),
         repeat: setting('repeat', def?.settings.repeat),
@@ -60,6 +60,12 @@ export function registerRun(program: Command): void {
         ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,
         ...(o.param ? { params: o.param } : {}),
+      });
+      // Too many tasks for a `repeat` the definition gives: said at its line, as a bad value of the file is.
+      const repeatAt = given('repeat') ? undefined : def?.repeatAt;
+      const result = await run.catch((err: unknown) => {
+        if (repeatAt && err instanceof TooManyTasks) throw new InputError(repeatAt.file, repeatAt.line, `repeat: ${err.message}`);
+        throw err;
       });
       if (result.stopped) process.stderr.write(`nonobench: ${result.stopped}\n`);
       process.stdout.write(`${result.summary.format()}\n`);
