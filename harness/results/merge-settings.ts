@@ -1,6 +1,5 @@
 import { clip, InputError } from '../../corpus/errors.js';
-import { EXTERNAL_STRATEGY } from './row.js';
-import { canonicalSetting, comparableParams } from './setting-value.js';
+import { canonicalSetting, comparableParams, programContents, programFamily } from './setting-value.js';
 
 /**
  * Settings every row of one configuration shares within one run. Rows of a configuration that
@@ -10,19 +9,10 @@ import { canonicalSetting, comparableParams } from './setting-value.js';
 const SHARED = ['timeout_s', 'max_solutions', 'warmup', 'params', 'strategy_file'] as const;
 type Shared = (typeof SHARED)[number];
 
-/** A plugin's or program's files by their contents (`PATH@HASH …`): paths move with the checkout. */
-const contentsOf = (text: string) => [...text.matchAll(/@([0-9a-f]{12})(?: |$)/g)].map((m) => m[1]).join(' ');
-
-/**
- * The program a row ran, as --resume compares it: a built-in strategy by its name (its
- * strategy_file is empty, so `probe` and `backtrack` would look alike), a plugin or an external
- * program by its files' contents (a plugin's name is not compared: one whose import outlasted the
- * limit is named after its file). The setting is kept as `STRATEGY\0FILES`.
- */
+/** The program a row ran, as --resume compares it (see programFamily); the setting is kept as `STRATEGY\0FILES`. */
 function programOf(text: string): string {
   const [strategy, file] = text.split('\u0000') as [string, string];
-  if (file === '') return `built-in ${strategy}`;
-  return `${strategy === EXTERNAL_STRATEGY ? 'external' : 'plugin'} ${contentsOf(file)}`;
+  return `${programFamily({ strategy, file })} ${programContents(file)}`;
 }
 
 /** A setting as compared; null when the row says nothing of it (params an older version did not write). */

@@ -39,3 +39,18 @@ export function comparableParams(text: string, strategy: string): string {
   if (Array.isArray(external.command)) external.command = external.command.map((word: unknown) => (typeof word === 'string' && isAbsolute(word) ? basename(word) : word));
   return canonicalSetting('params', JSON.stringify(external));
 }
+
+/** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
+export const programFiles = (text: string) => [...text.matchAll(/(.*?)@([0-9a-f]{12})(?: |$)/g)].map((m) => ({ path: m[1]!, hash: m[2]! }));
+
+/** A program's files as compared: their contents, not their paths, which move with the checkout. */
+export const programContents = (file: string) => programFiles(file).map((f) => f.hash).join(' ');
+
+/**
+ * What kind of program a row ran (`strategy`, `strategy_file`), as --resume and merge compare it: a
+ * built-in strategy by its name (its strategy_file is empty), else a plugin or an external program,
+ * whose files' contents tell them apart. A plugin's name is not compared: one whose import
+ * outlasted the limit is named after its file.
+ */
+export const programFamily = ({ strategy, file }: { strategy: string; file: string }) =>
+  file === '' ? `built-in ${strategy}` : strategy === EXTERNAL_STRATEGY ? 'external' : 'plugin';

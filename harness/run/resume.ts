@@ -5,7 +5,7 @@ import { clip, InputError } from '../../corpus/errors.js';
 import { CsvValueError, scanCsvFile } from '../results/csv.js';
 import { checkRunValues } from '../results/row-values.js';
 import { RUN_COLUMNS } from '../results/row.js';
-import { canonicalSetting, comparableParams } from '../results/setting-value.js';
+import { canonicalSetting, comparableParams, programContents, programFamily, programFiles } from '../results/setting-value.js';
 import { EXTERNAL_STRATEGY } from '../results/row.js';
 import type { Task } from './tasks.js';
 import type { Puzzle } from '../../corpus/model.js';
@@ -39,12 +39,6 @@ export interface RecordedRun {
   definitions: Map<string, number>;
 }
 
-/** The files of a `strategy_file` value (`PATH@HASH …`, where a path may hold blanks). */
-const filesOf = (text: string) => [...text.matchAll(/(.*?)@([0-9a-f]{12})(?: |$)/g)].map((m) => ({ path: m[1]!, hash: m[2]! }));
-
-/** A program's files as compared: their contents, not their paths, which move with the checkout. */
-const contents = (file: string) => filesOf(file).map((f) => f.hash).join(' ');
-
 /**
  * What differs between the strategy and files a configuration's rows ran (`strategy`,
  * `strategy_file`) and those this run gives it, or undefined: a built-in, plugin or external
@@ -54,12 +48,10 @@ const contents = (file: string) => filesOf(file).map((f) => f.hash).join(' ');
 export function programChange(was: { strategy: string; file: string }, now: { strategy: string; file: string }): string | undefined {
   const kind = ({ strategy, file }: { strategy: string; file: string }) =>
     file === '' ? `the built-in strategy ${clip(strategy)}` : strategy === EXTERNAL_STRATEGY ? 'an external program' : `the module of strategy ${clip(strategy)}`;
-  // A plugin's name is not compared: one whose import outlasted the limit is named after its file.
-  const family = ({ strategy, file }: { strategy: string; file: string }) => (file === '' ? `built-in ${strategy}` : strategy === EXTERNAL_STRATEGY ? 'external' : 'plugin');
-  if (family(was) !== family(now)) return `ran ${kind(was)}, and this run gives it ${kind(now)}`;
-  if (contents(was.file) === contents(now.file)) return undefined;
-  const before = filesOf(was.file);
-  const after = filesOf(now.file);
+  if (programFamily(was) !== programFamily(now)) return `ran ${kind(was)}, and this run gives it ${kind(now)}`;
+  if (programContents(was.file) === programContents(now.file)) return undefined;
+  const before = programFiles(was.file);
+  const after = programFiles(now.file);
   const changed = before.map((f, i) => `${clip(basename(f.path))} (then ${f.hash}, now ${after[i]?.hash ?? 'none'})`).filter((_text, i) => before[i]!.hash !== after[i]?.hash);
   return `has changed since its rows ran: ${changed.length > 0 ? changed.join(', ') : `${after.length} files, where its rows ran ${before.length}`}`;
 }

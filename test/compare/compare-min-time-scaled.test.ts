@@ -1,29 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
-import type { CsvRecord } from '../../harness/results/csv.js';
-import { seeded } from '../bench/seeded.js';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from '../../harness/compare/compare.js';
+import { calibratedRun } from '../helpers/synthetic-runs.js';
 
 /** 20 puzzles × 5 repetitions, each about `ms` (±5%), stamped with calibrations around `calib` ms. */
-function run(file: string, ms: number, calib: number, seed: number): RunCsv {
-  const rand = seeded(seed);
-  const records: CsvRecord[] = [];
-  for (let p = 0; p < 20; p++)
-    for (let rep = 1; rep <= 5; rep++)
-      records.push({
-        puzzle_id: `p${p}`,
-        puzzle_path: `p${p}.non`,
-        strategy: 'backtrack',
-        rep: String(rep),
-        status: 'unique',
-        verified: 'true',
-        time_ms: (ms * (0.95 + 0.1 * rand())).toFixed(3),
-        calib_ms: (calib * (0.97 + 0.06 * rand())).toFixed(3),
-        dead_ends: '3',
-        decisions: '4',
-        line_solves: '100',
-      });
-  return { file, columns: Object.keys(records[0]!), records };
-}
+const run = (file: string, ms: number, calib: number, seed: number) => calibratedRun(file, { puzzles: 20, msOf: () => 1, scale: ms, calib, seed });
 
 describe('compare: --min-time with calibration scaling', () => {
   it('judges the floor on the times measured, so that swapping the runs does not change which pairs it spares', () => {

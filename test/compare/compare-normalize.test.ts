@@ -1,32 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, DEFAULT_COMPARE_OPTIONS, MIN_CALIBRATIONS, runCalibration, type RunCsv } from '../../harness/compare/compare.js';
-import type { CsvRecord } from '../../harness/results/csv.js';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS, MIN_CALIBRATIONS, runCalibration } from '../../harness/compare/compare.js';
+import { calibratedRun } from '../helpers/synthetic-runs.js';
 
-/**
- * A synthetic run: 30 puzzles × 5 repetitions of one strategy, each time `scale` × a per-puzzle
- * base time with ±5% jitter, stamped with calibrations around `calib` ms.
- */
-function run(file: string, scale: number, calib: number, seed: number): RunCsv {
-  let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  const records: CsvRecord[] = [];
-  for (let p = 0; p < 30; p++)
-    for (let rep = 1; rep <= 5; rep++)
-      records.push({
-        puzzle_id: `p${p}`,
-        puzzle_path: `p${p}.non`,
-        strategy: 'backtrack',
-        rep: String(rep),
-        status: 'unique',
-        verified: 'true',
-        time_ms: String((10 + p) * scale * (0.95 + 0.1 * rand())),
-        calib_ms: String(calib * (0.97 + 0.06 * rand())),
-        dead_ends: '3',
-        decisions: '4',
-        line_solves: '100',
-      });
-  return { file, columns: Object.keys(records[0]!), records };
-}
+/** A synthetic run of 30 puzzles (see calibratedRun), each time `scale` × its own, calibrations around `calib` ms. */
+const run = (file: string, scale: number, calib: number, seed: number) => calibratedRun(file, { scale, calib, seed });
 
 describe('compare: machine speed normalization', () => {
   it('discounts a run slowed as a whole, as its calibration shows', () => {

@@ -1,9 +1,9 @@
-import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRegularFile, ScratchFileError } from '../../harness/external/scratch-files.js';
-import { parseCsv } from '../../harness/results/csv.js';
-import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { requireBuiltCli } from '../helpers/cli.js';
+import { executable, runDefinitionIn } from '../helpers/external-runs.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const dir = tempDirs('external-proc');
@@ -25,18 +25,13 @@ describe('a file in the scratch folder whose size says less than it holds', () =
 
   it('a model file linked to /proc/self/pagemap (hundreds of GiB, size 0) is an error row, not a harness that reads until it dies', () => {
     const d = dir();
-    const program = join(d, 'pagemap.sh');
-    writeFileSync(program, '#!/bin/sh\nln -s /proc/self/pagemap "$2"\nexit 10\n');
-    chmodSync(program, 0o755);
-    const file = join(d, 'bench.yaml');
-    writeFileSync(
-      file,
+    const program = executable(d, 'pagemap.sh', '#!/bin/sh\nln -s /proc/self/pagemap "$2"\nexit 10\n');
+    const r = runDefinitionIn(
+      d,
       `puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]\nconfigurations:\n  - { name: pagemap, command: "${program} {cnf} {model}", input: cnf, output: dimacs-model }\ntimeout: 5\n`,
     );
-    const out = join(d, 'run.csv');
-    const r = runCli('run', '--config', file, '--out', out, '--quiet');
     expect(r.code).toBe(1);
-    const [row] = parseCsv(readFileSync(out, 'utf8')).records;
+    const [row] = r.rows();
     expect(row).toMatchObject({ status: 'error', error: expect.stringMatching(/^unreadable output: a model file of more than \d+ bytes \(its size said 0\)/) });
   });
 });

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
+import { DANCER_ROWS, executable } from '../helpers/external-runs.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const dir = tempDirs('external-tmp');
@@ -14,11 +15,9 @@ describe('a program that removes the folder its scratch folder is in', () => {
     const d = dir();
     const tmp = join(d, 'tmp');
     mkdirSync(tmp);
-    const dancer = '01100011010010101110101001010000110010100101111000'.match(/.{5}/g)!.join('\\n');
-    const program = join(d, 'clean-up.sh');
+    const dancer = DANCER_ROWS.join('\\n');
     // It answers, then cleans up carelessly: its folder's parent is the harness's TMPDIR.
-    writeFileSync(program, `#!/bin/sh\nprintf '${dancer}\\nunique\\n'\nrm -rf "$(dirname "$PWD")"\n`);
-    chmodSync(program, 0o755);
+    const program = executable(d, 'clean-up.sh', `#!/bin/sh\nprintf '${dancer}\\nunique\\n'\nrm -rf "$(dirname "$PWD")"\n`);
     const file = join(d, 'bench.yaml');
     writeFileSync(
       file,

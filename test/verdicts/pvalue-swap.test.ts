@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTime, type SideSummary } from '../../harness/compare/judge.js';
+import { judgeTime } from '../../harness/compare/judge.js';
+import { timedSide } from '../helpers/synthetic-runs.js';
 import { mannWhitneyPValue, mannWhitneyU, timesPValue } from '../../harness/compare/stats.js';
 import { seeded } from '../bench/seeded.js';
 
-/** A side of `times`, all solved. */
-const side = (times: number[]): SideSummary => ({
-  reps: times.length,
-  statuses: { unique: times.length },
-  status: 'unique',
-  verified: 'true',
-  times,
-  medianMs: [...times].sort((a, b) => a - b)[times.length >> 1]!,
-  counters: { dead_ends: ['0'], decisions: ['0'], line_solves: ['7'] },
-});
+const side = timedSide;
 
 describe('the Mann–Whitney p-value with tied times', () => {
   it('is the same whichever run is BASE: a regression read backwards is an improvement with the same p-value', () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTime, type SideSummary } from '../../harness/compare/judge.js';
+import { judgeTime } from '../../harness/compare/judge.js';
+import { timedSide } from '../helpers/synthetic-runs.js';
 
-/** A side of `times`, all solved. */
-const side = (times: number[]): SideSummary => ({
-  reps: times.length,
-  statuses: { unique: times.length },
-  status: 'unique',
-  verified: 'true',
-  times,
-  medianMs: [...times].sort((a, b) => a - b)[times.length >> 1]!,
-  counters: { dead_ends: ['0'], decisions: ['0'], line_solves: ['7'] },
-});
+const side = timedSide;
 
 const rules = { threshold: 0.1, confidence: 0.95, minTimeMs: 0 };
 

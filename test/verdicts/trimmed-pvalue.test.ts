@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTime, type SideSummary } from '../../harness/compare/judge.js';
+import { judgeTime } from '../../harness/compare/judge.js';
+import { timedSide } from '../helpers/synthetic-runs.js';
 import { seeded } from '../bench/seeded.js';
 
-/** A side of `times`, all solved. */
-const side = (times: number[]): SideSummary => ({
-  reps: times.length,
-  statuses: { unique: times.length },
-  status: 'unique',
-  verified: 'true',
-  times,
-  medianMs: [...times].sort((a, b) => a - b)[times.length >> 1]!,
-  counters: { dead_ends: ['0'], decisions: ['0'], line_solves: ['7'] },
-});
+const side = timedSide;
 
 /** Standard normal by Box–Muller. */
 const gauss = (rnd: () => number) => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
