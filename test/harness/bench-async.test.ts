@@ -46,3 +46,26 @@ describe('nonobench bench with plugin strategies', () => {
     expect(r.out).toBe('');
   });
 });
+
+describe('nonobench bench figures', () => {
+  it('gives ops/s as the rate the solves ran at, 1000 / mean ms, not the mean of each sample\'s own rate', async () => {
+    const { runBenchmarks } = await import('../../harness/bench/micro.js');
+    const { loadPuzzle } = await import('../../corpus/load.js');
+    const { join } = await import('node:path');
+    const { BUNDLED_CORPUS } = await import('../../corpus/paths.js');
+    const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'webpbn/1.non'));
+    let calls = 0;
+    // One solve in ten takes 2 ms, the rest 0.05 ms: the mean of 1000/latency would be about four times 1000/mean.
+    const uneven = {
+      name: 'uneven',
+      description: 'busy-waits, unevenly',
+      solve: (p: typeof puzzle) => {
+        const end = performance.now() + (calls++ % 10 === 0 ? 2 : 0.05);
+        while (performance.now() < end);
+        return { status: 'stuck' as const, grid: new Uint8Array(p.width * p.height), solutions: [], metrics: { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} } };
+      },
+    };
+    const rows = await runBenchmarks({ strategies: [uneven], timeMs: 40, solveTimeoutMs: 1000, puzzles: [puzzle] });
+    for (const row of rows) expect({ name: row.name, rate: Number(row.ops_per_s) * Number(row.mean_ms) / 1000 }).toEqual({ name: row.name, rate: expect.closeTo(1, 2) });
+  });
+});
