@@ -47,7 +47,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'harness/external': ['corpus', 'solvers/api', 'solvers/sat/dimacs', 'solvers/sat/encodings', 'harness/io', 'harness/results'],
   'harness/config': ['corpus', 'solvers/api', 'solvers/strategies', 'solvers/sat/encodings', 'harness/io', 'harness/results', 'harness/external'],
   'harness/run': ['corpus', 'solvers/api', 'solvers/strategies', 'harness/io', 'harness/results', 'harness/external', 'harness/config'],
-  'harness/bench': ['corpus', 'solvers/api', 'solvers/line', 'harness/io', 'harness/config', 'harness/run'],
+  'harness/bench': ['corpus', 'solvers/api', 'solvers/line', 'harness/io', 'harness/results', 'harness/config', 'harness/run'],
 };
 const SOLVERS = Object.keys(MAY_IMPORT).filter((j) => j.startsWith('solvers/'));
 const BELOW_CLI = [...SOLVERS, 'corpus', 'harness/io', 'harness/results', 'harness/external', 'harness/config', 'harness/run'];

@@ -8,9 +8,10 @@ import { randomLineCases, type LineCase } from '../run/calibration.js';
 import type { LineSolver } from '../../solvers/line/line-solver.js';
 import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
-import { deadlineAfter, type Strategy } from '../../solvers/api/types.js';
+import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
 import { formatTable } from '../io/table.js';
 import { thrownMessage } from '../io/thrown.js';
+import { checkAnswer, malformed } from '../results/verify.js';
 
 /** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
 function lineSolveLoop(solver: LineSolver, cases: LineCase[]): () => void {
@@ -31,6 +32,9 @@ export const BENCH_PUZZLES = [
   'gnonograms/spade.non',
   'generated/20x20/001.non',
 ];
+
+/** Solutions asked of each solve: uniqueness is part of what is timed. */
+const BENCH_MAX_SOLUTIONS = 2;
 
 export const BENCH_COLUMNS = ['name', 'kind', 'mean_ms', 'p75_ms', 'p99_ms', 'samples', 'ops_per_s', 'rme_pct'] as const;
 export type BenchRow = Record<(typeof BENCH_COLUMNS)[number], string | number>;
@@ -54,17 +58,20 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
   for (const strategy of options.strategies)
     for (const puzzle of puzzles) {
       const name = `${strategy.name} ${puzzle.meta.title ?? puzzle.id} ${puzzle.width}x${puzzle.height}`;
-      const solve = () => strategy.solve(puzzle, { maxSolutions: 2, shouldStop: deadlineAfter(options.solveTimeoutMs) });
+      const solve = () => strategy.solve(puzzle, { maxSolutions: BENCH_MAX_SOLUTIONS, shouldStop: deadlineAfter(options.solveTimeoutMs) });
       // One untimed solve first (tinybench's own detection would make it anyway): a strategy that
       // answers through a Promise is timed until the Promise settles, one that answers at once is
       // timed synchronously, with no await in its path; a failing one is named before anything is timed.
       let first: ReturnType<Strategy['solve']>;
+      let problem: string | null;
       try {
         first = solve();
-        if (isThenable(first)) await first;
+        problem = answerProblem(puzzle, await first);
       } catch (err) {
         throw new Error(benchFailure(name, err));
       }
+      // A wrong or unfinished answer is no measure of the strategy's speed: checked as `run` checks it, never timed.
+      if (problem) throw new Error(benchFailure(name, problem));
       if (isThenable(first))
         bench.add(name, async () => {
           await solve();
@@ -96,6 +103,13 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
       rme_pct: l ? round(l.rme) : '',
     };
   });
+}
+
+/** Why the first solve's result cannot be timed as a solve (as `run` would record it, `error`, `wrong` or `timeout`), or null. */
+function answerProblem(puzzle: Puzzle, result: SolveResult): string | null {
+  const problem = malformed(puzzle, result, BENCH_MAX_SOLUTIONS) ?? checkAnswer(puzzle, result, BENCH_MAX_SOLUTIONS);
+  if (problem) return `wrong answer: ${problem}`;
+  return result.status === 'timeout' ? 'timeout: no answer within the per-solve limit' : null;
 }
 
 const round = (x: number) => Number(x.toPrecision(4));

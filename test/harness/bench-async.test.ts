@@ -47,13 +47,17 @@ describe('nonobench bench with plugin strategies', () => {
   });
 });
 
-describe('nonobench bench figures', () => {
-  it('gives ops/s as the rate the solves ran at, 1000 / mean ms, not the mean of each sample\'s own rate', async () => {
-    const { runBenchmarks } = await import('../../harness/bench/micro.js');
+describe('nonobench bench measures only right answers, at the rate they ran', () => {
+  const webpbn1 = async () => {
     const { loadPuzzle } = await import('../../corpus/load.js');
-    const { join } = await import('node:path');
     const { BUNDLED_CORPUS } = await import('../../corpus/paths.js');
-    const puzzle = loadPuzzle(join(BUNDLED_CORPUS, 'webpbn/1.non'));
+    return loadPuzzle(join(BUNDLED_CORPUS, 'webpbn/1.non'));
+  };
+  const metrics = { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} };
+
+  it("gives ops/s as the rate the solves ran at, 1000 / mean ms, not the mean of each sample's own rate", async () => {
+    const { runBenchmarks } = await import('../../harness/bench/micro.js');
+    const puzzle = await webpbn1();
     let calls = 0;
     // One solve in ten takes 2 ms, the rest 0.05 ms: the mean of 1000/latency would be about four times 1000/mean.
     const uneven = {
@@ -62,10 +66,27 @@ describe('nonobench bench figures', () => {
       solve: (p: typeof puzzle) => {
         const end = performance.now() + (calls++ % 10 === 0 ? 2 : 0.05);
         while (performance.now() < end);
-        return { status: 'stuck' as const, grid: new Uint8Array(p.width * p.height), solutions: [], metrics: { deadEnds: 0, decisions: 0, lineSolves: 0, maxDepth: 0, extra: {} } };
+        return { status: 'stuck' as const, grid: new Uint8Array(p.width * p.height), solutions: [], metrics };
       },
     };
     const rows = await runBenchmarks({ strategies: [uneven], timeMs: 40, solveTimeoutMs: 1000, puzzles: [puzzle] });
-    for (const row of rows) expect({ name: row.name, rate: Number(row.ops_per_s) * Number(row.mean_ms) / 1000 }).toEqual({ name: row.name, rate: expect.closeTo(1, 2) });
+    for (const row of rows) expect({ name: row.name, rate: (Number(row.ops_per_s) * Number(row.mean_ms)) / 1000 }).toEqual({ name: row.name, rate: expect.closeTo(1, 2) });
+  });
+
+  it('refuses to time a strategy whose answer is wrong or malformed, naming the benchmark and the problem', async () => {
+    const { runBenchmarks } = await import('../../harness/bench/micro.js');
+    const puzzle = await webpbn1();
+    const allFilled = {
+      name: 'all-filled',
+      description: 'claims the all-filled grid is the unique solution',
+      solve: (p: typeof puzzle) => {
+        const grid = new Uint8Array(p.width * p.height).fill(1);
+        return { status: 'unique' as const, grid, solutions: [grid], metrics };
+      },
+    };
+    const noResult = { name: 'no-result', description: 'returns a number', solve: () => 42 as never };
+    const bench = (strategy: object) => runBenchmarks({ strategies: [strategy as never], timeMs: 5, solveTimeoutMs: 1000, puzzles: [puzzle] });
+    await expect(bench(allFilled)).rejects.toThrow(/^bench "all-filled .+" failed: wrong answer: solution 1 fails: /);
+    await expect(bench(noResult)).rejects.toThrow(/^bench "no-result .+" failed: wrong answer: strategy returned no result object$/);
   });
 });
