@@ -5,7 +5,7 @@ import { DEFAULT_MEMORY_MB, defaultWorkers } from '../run/run.js';
 import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { compareRuns, loadRunTable, type CompareOptions, type CompareResult } from '../compare/compare.js';
-import { cachedBuild, nonobenchCheckout, workingTreeBuild, type Build } from './builds.js';
+import { cachedBuild, commitOf, nonobenchCheckout, workingTreeBuild, type Build } from './builds.js';
 import { runInterleaved, type InterleavedResult } from './interleave.js';
 
 export { defaultCacheDir, cachedBuild, cliOf, commitOf, nonobenchCheckout, type Build } from './builds.js';
@@ -104,9 +104,14 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   const reserved = reservedRunOption(o.runArgs);
   if (reserved) throw new Error(`${reserved}: ab sets it itself (give --rounds for repetitions, --out-dir for the CSVs)`);
   const root = await nonobenchCheckout(o.cwd);
+  // Everything that can be wrong with the arguments is found before any build, which takes a minute:
+  // a NEW ref that names no commit, an unknown suite, a definition that cannot be read.
+  await commitOf(root, o.baseRef);
+  if (o.newRef !== undefined) await commitOf(root, o.newRef);
+  const runArgs = explicitRun(o.runArgs, o.cwd, defaultWorkers());
   const base = await cachedBuild(root, o.baseRef, o.cacheDir, o.log);
   const next = o.newRef === undefined ? await workingTreeBuild(root, o.log) : await cachedBuild(root, o.newRef, o.cacheDir, o.log);
-  return abBuilds(base, next, { ...o, runArgs: explicitRun(o.runArgs, o.cwd, defaultWorkers()) });
+  return abBuilds(base, next, { ...o, runArgs });
 }
 
 /** Runs two builds interleaved over the same tasks: each side's rounds joined into one CSV. */

@@ -72,7 +72,8 @@ export async function commitOf(root: string, ref: string): Promise<string> {
  */
 export async function cachedBuild(root: string, ref: string, cacheDir: string, log: (line: string) => void): Promise<Build> {
   const commit = await commitOf(root, ref);
-  const dir = join(cacheDir, commit);
+  // Absolute: git makes the worktree from the checkout's top folder, the files are looked for from here.
+  const dir = join(resolve(cacheDir), commit);
   const build: Build = { label: ref, commit, dir, cli: cliOf(dir) };
   const finished = () => existsSync(join(dir, BUILT_MARK)) && existsSync(build.cli);
   if (finished()) return build;

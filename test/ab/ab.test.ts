@@ -1,17 +1,17 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { combineRounds, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { abRun, cachedBuild, combineRounds, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
 import { typedParam } from '../../solvers/api/params.js';
 import { CsvAppender, readCsv, writeCsv } from '../../harness/results/csv.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
-import { CLI, requireBuiltCli } from '../helpers/cli.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 requireBuiltCli();
@@ -92,6 +92,37 @@ describe('ab rounds', () => {
     );
     expect(() => configItem({ name: 'a', strategy: 'sat', params: { order: 'x,y' } })).toThrow('has a comma or colon');
     expect(() => configItem({ name: 'ext', strategy: 'external', external: { command: 'x' } as never })).toThrow('external program');
+  });
+});
+
+describe('ab arguments', () => {
+  it('a NEW ref that names no commit, or an unknown suite, is refused before anything is built', async () => {
+    const cache = temp();
+    const log = (line: string) => {
+      if (/^building/.test(line)) throw new Error(`built before the arguments were checked: ${line}`);
+    };
+    const o = { baseRef: 'HEAD', rounds: 1, outDir: join(temp(), 'ab'), cacheDir: cache, cwd: PACKAGE_ROOT, compare: {} as never, log };
+    await expect(abRun({ ...o, newRef: 'no-such-ref-at-all', runArgs: ['x.non'] })).rejects.toThrow(/^no-such-ref-at-all: not a commit/);
+    await expect(abRun({ ...o, runArgs: ['--suite', 'no-such-suite'] })).rejects.toThrow(/unknown suite "no-such-suite"/);
+    expect(readdirSync(cache)).toEqual([]);
+  });
+});
+
+describe('ab cache folder', () => {
+  it("a relative --cache-dir is the folder it names from here, not from the checkout's top folder; an empty one is refused", async () => {
+    const cache = temp();
+    const head = (await promisify(execFile)('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT })).stdout.trim();
+    // A finished build of HEAD, so that nothing is built: only where the build is looked for is tested.
+    mkdirSync(join(cache, head, 'dist', 'harness'), { recursive: true });
+    writeFileSync(join(cache, head, 'dist', 'harness', 'cli.js'), '');
+    writeFileSync(join(cache, head, '.nonobench-build'), `${head}\n`);
+    const build = await cachedBuild(PACKAGE_ROOT, 'HEAD', relative(process.cwd(), cache), () => {});
+    // git adds a worktree from the checkout's top folder: a relative path would put it there, not here.
+    expect(build.dir).toBe(join(cache, head));
+    expect(build.cli).toBe(join(cache, head, 'dist', 'harness', 'cli.js'));
+    const empty = runCli('ab', 'HEAD', '--cache-dir', '', '--', 'x.non');
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/--cache-dir must not be empty/);
   });
 });
 

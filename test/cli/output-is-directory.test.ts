@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../helpers/temp-dirs.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
@@ -31,6 +32,20 @@ describe('an output file option naming a directory', () => {
     expect(m.code).toBe(2);
     expect(m.err).not.toMatch(/ENOTDIR/);
     expect(m.err).toMatch(/^nonobench: test\/fixtures\/csv\/base\.csv: exists and is not a directory\n/);
+  });
+
+  it('ab --out DIR, ab --out-dir FILE and bench-check --out DIR are refused before any build or rerun, not after it', () => {
+    const dir = newDir();
+    // An unknown ref would stop ab at its first step: the outputs are checked before it.
+    const a = runCli('ab', 'no-such-ref-at-all', '--cache-dir', newDir(), '--out', dir, '--', DANCER);
+    expect([a.code, a.err]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n`]);
+    const file = join(dir, 'file.txt');
+    writeFileSync(file, '');
+    const f = runCli('ab', 'no-such-ref-at-all', '--cache-dir', newDir(), '--out-dir', file, '--', DANCER);
+    expect([f.code, f.err]).toEqual([2, `nonobench: --out-dir ${file}: is not a folder\n(see nonobench ab --help)\n`]);
+    // A missing baseline would be said first otherwise.
+    const c = runCli('bench-check', '--baseline', join(dir, 'none.csv'), '--out', dir);
+    expect([c.code, c.err]).toEqual([2, `nonobench: ${dir}: is a directory; name a file\n`]);
   });
 
   it('convert OUT=DIR names the directory, not EISDIR', () => {

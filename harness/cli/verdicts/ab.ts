@@ -1,5 +1,8 @@
 import { Option, type Command } from 'commander';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isDirectory, refuseInputAsOutput } from '../../../corpus/input-files.js';
+import { clip } from '../../../corpus/errors.js';
 import { defaultCacheDir } from '../../ab/builds.js';
 import { Interrupted } from '../../ab/child.js';
 import { formatComparison, type CompareFormat } from '../../compare/format.js';
@@ -25,7 +28,7 @@ export function registerAb(program: Command): void {
       .argument('[new-and-run...]', `git ref of the new side (default: the working tree, built in place); after --, the puzzles and options given to both sides' \`run\` (default: ${DEFAULT_AB_RUN.join(' ')})`)
       .addOption(new Option('--rounds <n>', 'alternating rounds; each is one repetition of every task on each side').argParser(positiveInt('--rounds')).default(5))
       .option('--out-dir <dir>', 'folder for the CSVs: every round of each side, and base.csv and new.csv (default: reports/runs/ab-<time>-<random>/)', nonEmpty('--out-dir'))
-      .addOption(new Option('--cache-dir <dir>', 'where builds are kept, one folder per commit').default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds')),
+      .addOption(new Option('--cache-dir <dir>', 'where builds are kept, one folder per commit').argParser(nonEmpty('--cache-dir')).default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds')),
   ).action(async (base: string, rest: string[], o) => {
     const raw = process.argv;
     const dash = raw.indexOf('--');
@@ -34,6 +37,9 @@ export function registerAb(program: Command): void {
     if (refs.length > 1) throw new UsageError(`ab takes at most two refs (got ${[base, ...refs].join(' ')}); give run's puzzles and options after --`);
     // Two ab runs started in the same second get folders of their own.
     const outDir = o.outDir ?? `${defaultRunsPath('ab-').replace(/\.csv$/, '')}-${randomBytes(2).toString('hex')}`;
+    // Before the builds and rounds, which take minutes: an output that cannot be one is found now.
+    if (o.out !== undefined) refuseInputAsOutput(o.out);
+    if (existsSync(outDir) && !isDirectory(outDir)) throw new UsageError(`--out-dir ${clip(outDir)}: is not a folder`);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     let result;
     try {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
+import { refuseInputAsOutput } from '../../../corpus/input-files.js';
 import { REPORTS_DIR } from '../../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { benchCheck, defaultCheckOut } from '../../compare/baseline.js';
@@ -27,7 +28,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)', nonEmpty('--run-out'))
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
       .option('--ab', "judge time by an A/B run against the baseline's own commit (built once into --cache-dir), run interleaved with this checkout")
-      .addOption(new Option('--cache-dir <dir>', 'with --ab: where builds are kept, one folder per commit').default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds'))
+      .addOption(new Option('--cache-dir <dir>', 'with --ab: where builds are kept, one folder per commit').argParser(nonEmpty('--cache-dir')).default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds'))
       .option('--allow-commands', "rerun the external solvers' commands the baseline records")
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
       .option('--workers <n>', 'worker threads (default: as the baseline recorded)', positiveInt('--workers'))
@@ -40,6 +41,7 @@ export function registerBenchCheck(program: Command): void {
     const runOut: string = o.runOut ?? defaultCheckOut();
     // Before the rerun: a comparison written over the baseline or the rerun would be refused only after it.
     distinctFiles([['--baseline', o.baseline], ['--run-out', runOut], ['--out', o.out]]);
+    if (o.out !== undefined) refuseInputAsOutput(o.out); // a folder would be refused only after the whole rerun
     const options = {
       baseline: o.baseline,
       out: runOut,
