@@ -7,6 +7,7 @@ import { ensureParentDir } from '../io/output-path.js';
 import { BufferedWriter, csvNumber, csvRecord, CsvValueError, decodeCsvBytes, parseRecord, requireColumns, scanCsvFile, type CsvScan } from './csv.js';
 import type { RunColumn } from './row.js';
 import { ConfigurationSettings } from './merge-settings.js';
+import { checkRunValues } from './row-values.js';
 
 export interface MergeResult {
   rows: number;
@@ -105,6 +106,8 @@ export function mergeCsvs(out: string, inputs: string[]): MergeResult {
           const rep = csvNumber('rep', f[at.rep!]!, true, 1);
           if (Number.isNaN(task)) throw new CsvValueError('column task: empty, so the row has no place in the run');
           if (Number.isNaN(rep)) throw new CsvValueError('column rep: empty, so the row is no task of the run');
+          // Held to the rules every reader holds rows to: a merged file compare and report refuse is no merge.
+          checkRunValues(f, at);
           const config = (at.config !== undefined ? f[at.config] : '') || f[at.strategy!]!;
           settings.check(f, at, config, input, row.line);
           records.push(k, row.start, row.end, task, rep, pairs.code(f[at.puzzle_id!]!, f[at.puzzle_path!]!, config));

@@ -13,7 +13,7 @@ const COUNT: NumberRule = { whole: true, min: 0 };
 /**
  * The run columns read as numbers, and their rules: times and counters must be plain decimals
  * (`1e3` and `Infinity` are refused). Every reader of run CSVs holds rows to them (compare, report,
- * bench-check, and `--resume` before it appends).
+ * bench-check, merge, and `--resume` before it appends).
  */
 export const NUMBER_RULES: Partial<Record<RunColumn, NumberRule>> = {
   task: COUNT,

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +66,20 @@ describe('times and counters are plain decimals', () => {
     expect(() => mergeCsvs(join(tmp(), 'm.csv'), [file])).toThrow(`${file}:4: column task: "x" is not a plain decimal`);
     const empty = changed(2, { rep: '' });
     expect(() => mergeCsvs(join(tmp(), 'm.csv'), [empty])).toThrow(`${empty}:4: column rep: empty`);
+  });
+
+  it('merge refuses a status, time or counter no reader takes, and leaves OUT as it was', () => {
+    const out = join(tmp(), 'm.csv');
+    writeFileSync(out, 'as it was\n');
+    for (const [over, message] of [
+      [{ time_ms: '1e3' }, 'column time_ms: "1e3" is not a plain decimal'],
+      [{ status: 'Solved' }, 'column status: unknown status "Solved"'],
+      [{ dead_ends: '-1' }, 'column dead_ends: "-1" is below 0'],
+    ] as [RunRecord, string][]) {
+      const file = changed(2, over);
+      expect(() => mergeCsvs(out, [file])).toThrow(`${file}:4: ${message}`);
+    }
+    expect(readFileSync(out, 'utf8')).toBe('as it was\n');
   });
 });
 
