@@ -83,7 +83,7 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   const root = await nonobenchCheckout(PACKAGE_ROOT);
   const base = await cachedBuild(root, commit, options.cacheDir, log);
   const next: Build = { label: 'this checkout', commit: runEnvironment().git_commit || 'unknown', dir: PACKAGE_ROOT, cli: cliOf(PACKAGE_ROOT) };
-  const found = recordingRoot(config.paths, options.baseline);
+  const found = recordingRoot(config.paths, config.pathLines, options.baseline);
   // Every path absolute: rerun from an empty folder, under which none of them lies (see recordingRoot).
   const cwd = found ?? mkdtempSync(join(tmpdir(), 'nonobench-rerun-'));
   let runs;

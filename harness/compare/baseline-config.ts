@@ -24,6 +24,8 @@ export const MAX_WORKERS_PER_CORE = 4;
 export interface BaselineConfig {
   /** Every puzzle path, in the order first recorded (`FILE#N` for bundle members). */
   paths: string[];
+  /** The file line of each path's first row (in task order), where a path that cannot be found is reported. */
+  pathLines: number[];
   /** Strategy names as recorded. */
   strategies: string[];
   repeat: number;
@@ -162,6 +164,7 @@ export function baselineConfig(csv: RunCsv | RunTable, cores = availableParallel
   if (!maxSolutions) throw new InputError(t.file, 1, 'not a run CSV (no max_solutions column)');
   const config: BaselineConfig = {
     paths: paths.map((p) => p.text),
+    pathLines: paths.map((p) => t.lines[p.row]!),
     strategies: distinct(o, 'strategy').map((s) => s.text),
     configurations: recordedConfigurations(o),
     repeat,

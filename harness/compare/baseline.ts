@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathSeenFrom } from '../../corpus/load.js';
+import { InputError } from '../../corpus/errors.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
 import { DEFAULT_MAX_SIZE } from '../../corpus/validate.js';
 import type { Params } from '../../solvers/api/params.js';
@@ -18,20 +19,21 @@ export { BASELINE_COLUMNS, baselineConfig, MAX_WORKERS_PER_CORE, MIN_MEMORY_MB, 
 
 /**
  * The CSV records strategy names, not how they were loaded: built-in names resolve to themselves;
- * any other name must be one of the given plugin modules.
+ * any other name must be one of the given plugin modules, or it is `FILE:LINE` at `lines[i]`, the
+ * first row of name i.
  */
-export async function resolveStrategySpecs(names: string[], plugins: string[], file: string): Promise<string[]> {
+export async function resolveStrategySpecs(names: string[], plugins: string[], file: string, lines: readonly number[]): Promise<string[]> {
   const pluginByName = new Map<string, string>();
   for (const path of plugins) {
     if (!isModuleSpecifier(path)) throw new Error(`--plugin expects a module path, got "${path}"`);
     pluginByName.set((await loadStrategy(path)).name, path);
   }
   const builtIn = new Set(strategyNames());
-  return names.map((name) => {
+  return names.map((name, i) => {
     const plugin = pluginByName.get(name);
     if (plugin) return plugin;
     if (builtIn.has(name)) return name;
-    throw new Error(`${file}: strategy "${name}" is not built in: give its module with --plugin <path>`);
+    throw new InputError(file, lines[i]!, `strategy "${name}" is not built in: give its module with --plugin <path>`);
   });
 }
 
@@ -70,9 +72,10 @@ export const defaultCheckOut = () => defaultRunsPath('bench-check-');
  * as the baseline did: the working directory when its relative paths all exist there and none of
  * its absolute ones lies under it (the rerun would record that one relative), else the package root
  * (where the committed baseline is recorded) on the same terms; undefined when every path is
- * absolute and both hold some (rerun from an empty folder); else an error naming a missing one.
+ * absolute and both hold some (rerun from an empty folder); else an error naming a missing one at
+ * its first row, `lines[i]` being the file line of path i.
  */
-export function recordingRoot(paths: string[], file: string, cwd = process.cwd()): string | undefined {
+export function recordingRoot(paths: string[], lines: readonly number[], file: string, cwd = process.cwd()): string | undefined {
   const files = paths.map((p) => p.replace(/#\d+$/, ''));
   const missingFrom = (root: string) => files.find((f) => !existsSync(resolve(root, f)));
   const comesBack = (root: string) => files.every((f) => !isAbsolute(f) || pathSeenFrom(f, root) === f);
@@ -81,7 +84,9 @@ export function recordingRoot(paths: string[], file: string, cwd = process.cwd()
   if (missingFrom(PACKAGE_ROOT) === undefined && comesBack(PACKAGE_ROOT)) return PACKAGE_ROOT;
   if (missing === undefined && files.every((f) => isAbsolute(f))) return undefined;
   if (missing === undefined) return cwd;
-  throw new Error(`${file}: puzzle ${missing} is not found from ${cwd} nor from ${PACKAGE_ROOT}`);
+  // The baseline's row that names it: the file is its bad input.
+  const where = cwd === PACKAGE_ROOT ? cwd : `${cwd} nor from ${PACKAGE_ROOT}`;
+  throw new InputError(file, lines[files.indexOf(missing)]!, `puzzle ${missing} is not found from ${where}`);
 }
 
 /**
@@ -92,7 +97,8 @@ export function recordingRoot(paths: string[], file: string, cwd = process.cwd()
 export async function baselineConfigurations(config: BaselineConfig, options: Pick<BenchCheckOptions, 'baseline' | 'plugins' | 'params' | 'allowCommands'>): Promise<ConfigSpec[]> {
   const plugins = options.plugins.map((p) => (isModuleSpecifier(p) && !isAbsolute(p) ? resolve(p) : p));
   const named = config.strategies.filter((name) => name !== EXTERNAL_STRATEGY);
-  const specs = await resolveStrategySpecs(named, plugins, options.baseline);
+  const firstLine = (name: string) => config.configurations.find((c) => c.strategy === name)?.line ?? 0;
+  const specs = await resolveStrategySpecs(named, plugins, options.baseline, named.map(firstLine));
   const specOf = new Map(named.map((name, i) => [name, specs[i]!]));
   // --param overrides what the baseline recorded: recorded values of those names are left out.
   const overridden = new Set(Object.keys(options.params ?? {}));
@@ -129,7 +135,7 @@ export async function benchCheck(options: BenchCheckOptions): Promise<BenchCheck
   refuseDifferentWarmup(config, options);
   const strategies = await baselineConfigurations(config, options);
   // Puzzle paths are recorded relative to where the baseline ran, and compared as recorded: rerun from there.
-  const found = recordingRoot(config.paths, options.baseline);
+  const found = recordingRoot(config.paths, config.pathLines, options.baseline);
   // Absolute paths under the working directory would be recorded relative to it: an empty folder has none under it.
   const root = found ?? mkdtempSync(join(tmpdir(), 'nonobench-rerun-'));
   const here = process.cwd();

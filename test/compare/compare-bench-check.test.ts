@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baselineConfig, benchCheck, recordingRoot, resolveStrategySpecs } from '../../harness/compare/baseline.js';
+import { baselineConfig, baselineConfigurations, benchCheck, recordingRoot, resolveStrategySpecs } from '../../harness/compare/baseline.js';
 import { PACKAGE_ROOT } from '../../corpus/paths.js';
-import { DEFAULT_COMPARE_OPTIONS, loadRunCsv } from '../../harness/compare/compare.js';
+import { DEFAULT_COMPARE_OPTIONS, loadRunCsv, loadRunTable } from '../../harness/compare/compare.js';
 import { runCorpus } from '../../harness/run/run.js';
 import { readCsv, writeCsv } from '../../harness/results/csv.js';
 import { CLI, FAST_WORK, measureWork, PUZZLES, quietLog, SLOW, SLOWER_WORK, tmp } from '../helpers/slow-runs.js';
@@ -33,6 +33,7 @@ describe('bench-check', () => {
       warmup: 0,
       memoryMb: 256,
       configurations: [{ name: 'slow-goal', strategy: 'slow-goal', params: { work: FAST_WORK }, line: 2 }],
+      pathLines: [2, expect.any(Number)],
       largestSide: 5,
     });
   });
@@ -68,7 +69,7 @@ describe('bench-check', () => {
   });
 
   it('needs the module of a strategy that is not built in', async () => {
-    await expect(resolveStrategySpecs(['slow-goal'], [], 'b.csv')).rejects.toThrow('b.csv: strategy "slow-goal" is not built in: give its module with --plugin <path>');
+    await expect(resolveStrategySpecs(['slow-goal'], [], 'b.csv', [7])).rejects.toThrow('b.csv:7: strategy "slow-goal" is not built in: give its module with --plugin <path>');
     await expect(resolveStrategySpecs(['slow-goal'], [SLOW], 'b.csv')).resolves.toEqual([SLOW]);
   });
 
@@ -139,9 +140,9 @@ describe('bench-check', () => {
 
   it('reruns from the directory the baseline was recorded in, wherever it is started', () => {
     const elsewhere = tmp();
-    expect(recordingRoot(CHECKED, 'b.csv')).toBe(process.cwd());
-    expect(recordingRoot(CHECKED, 'b.csv', elsewhere)).toBe(PACKAGE_ROOT);
-    expect(() => recordingRoot(['no/such.non#2'], 'b.csv', elsewhere)).toThrow(/b\.csv: puzzle no\/such\.non is not found/);
+    expect(recordingRoot(CHECKED, CHECKED.map(() => 2), 'b.csv')).toBe(process.cwd());
+    expect(recordingRoot(CHECKED, CHECKED.map(() => 2), 'b.csv', elsewhere)).toBe(PACKAGE_ROOT);
+    expect(() => recordingRoot(['no/such.non#2'], [3], 'b.csv', elsewhere)).toThrow(/b\.csv:3: puzzle no\/such\.non is not found/);
     const args = ['bench-check', '--baseline', resolve(baseline), '--plugin', resolve(SLOW), '--param', `work=${FAST_WORK}`];
     const run = spawnSync('node', [resolve(CLI), ...args, '-q', '--format', 'json', '--run-out', 'rerun.csv'], {
       encoding: 'utf8',
@@ -156,10 +157,10 @@ describe('bench-check', () => {
     // A baseline recorded from outside this checkout names its puzzles by absolute paths; a rerun from
     // a folder above them would record them relative, and no pair would match.
     const absolute = CHECKED.map((p) => resolve(p));
-    expect(recordingRoot(absolute, 'b.csv')).toBeUndefined();
+    expect(recordingRoot(absolute, absolute.map(() => 2), 'b.csv')).toBeUndefined();
     const outside = join(tmp(), 'outside.non');
     writeFileSync(outside, '');
-    expect(recordingRoot([outside], 'b.csv')).toBe(process.cwd());
+    expect(recordingRoot([outside], [2], 'b.csv')).toBe(process.cwd());
     const { columns, records } = readCsv(baseline);
     const recorded = join(tmp(), 'absolute.csv');
     writeCsv(recorded, columns, records.map((r) => ({ ...r, puzzle_path: resolve(r.puzzle_path!) })));
@@ -168,5 +169,19 @@ describe('bench-check', () => {
     expect(run.stderr).not.toMatch(/shares no/);
     expect(JSON.parse(run.stdout).summary.pairs).toBe(2);
     expect(run.status).toBe(0);
+  });
+});
+
+describe('a baseline naming what cannot be run again', () => {
+  it('says a strategy not built in and a puzzle not found at the first row that names them', async () => {
+    const file = join(tmp(), 'baseline.csv');
+    const { columns, records } = readCsv('test/fixtures/csv/base.csv');
+    // Row 7 (line 9) names a strategy of its own; dog.non's rows name a puzzle that is nowhere.
+    const rows = records.map((r, i) => ({ ...r, puzzle_path: r.puzzle_path === 'corpus/puzzles/cat.non' ? 'corpus/puzzles/webpbn/1.non' : 'no/such.non', ...(i === 7 ? { strategy: 'nosuch' } : {}) }));
+    writeCsv(file, columns, rows);
+    const config = baselineConfig(loadRunTable(file));
+    await expect(baselineConfigurations(config, { baseline: file, plugins: [] })).rejects.toThrow(`${file}:9: strategy "nosuch" is not built in`);
+    const line = rows.findIndex((r) => r.puzzle_path === 'no/such.non') + 2;
+    expect(() => recordingRoot(config.paths, config.pathLines, file)).toThrow(`${file}:${line}: puzzle no/such.non is not found`);
   });
 });
