@@ -61,7 +61,7 @@ export interface BenchCheckResult {
   config: BaselineConfig;
   run: RunResult;
   comparison: CompareResult;
-  /** As compare's; 2 when some baseline puzzle could not be loaded and nothing regressed. */
+  /** As compare's; 1 too when the rerun's CSV could no longer be written (a full disk); 2 when some baseline puzzle could not be loaded and nothing regressed. */
   exitCode: 0 | 1 | 2;
 }
 
@@ -171,9 +171,12 @@ async function rerunAndCompare(
     // The rerun is of the same definition's configurations: recorded as such, so the comparison sees them alike.
     ...(config.definition ? { definition: config.definition } : {}),
     ...(options.log ? { log: options.log } : {}),
+    // bench-check has no --resume: an interrupted rerun is made again.
+    resumable: false,
   });
   const comparison = withAdvisoryTime(compareRuns(baseline, loadRunTable(run.out), options.compare));
-  const exitCode = comparison.exitCode === 1 ? 1 : run.loadErrors > 0 ? 2 : 0;
+  // A rerun stopped by its CSV (a full disk) holds only part of the tasks: no pass on them.
+  const exitCode = comparison.exitCode === 1 || run.stopped ? 1 : run.loadErrors > 0 ? 2 : 0;
   return { config, run, comparison, exitCode };
 }
 

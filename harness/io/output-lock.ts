@@ -14,36 +14,56 @@ const lockfile = (): typeof Lockfile => createRequire(import.meta.url)('proper-l
 /** How old a lock may grow before it is taken for the lock of a run that was killed. */
 const STALE_MS = 10_000;
 
+/** Releases an output lock (may be called more than once); `held` says whether the lock is still this process's. */
+export type OutputLock = (() => void) & { held: () => boolean };
+
 /**
  * Takes the lock on an output file (a `FILE.lock` folder beside it, refreshed while the run lives),
  * so that a second run writing the same file is refused instead of interleaving its rows. A run
  * that exits releases it; one that was killed leaves a lock that goes stale within 10 s.
- * Returns the release function (which may be called more than once).
+ * Returns the release function (which may be called more than once), with `held()`: false once
+ * another run has taken the lock over, as it may from a run whose thread was blocked for longer
+ * than that (reading a named pipe), which must then not write the file.
  */
-export function lockOutput(path: string, warn: (line: string) => void): () => void {
+export function lockOutput(path: string, warn: (line: string) => void): OutputLock {
   if (path === '') throw new Error('an output path is empty: name a file');
   // Its folder first: a file in the way is named, where stat would only say ENOTDIR.
   ensureParentDir(path);
   // A device (`--out /dev/null`) is no file two runs could corrupt, and no lock can sit beside it.
   const existing = statSync(path, { throwIfNoEntry: false });
-  if (existing && !existing.isFile()) return () => {};
+  if (existing && !existing.isFile()) return Object.assign(() => {}, { held: () => true });
   const real = lockedFile(path, existing !== undefined, true);
   try {
+    let lost = false;
     const release = lockfile().lockSync(real, {
       realpath: false,
       stale: STALE_MS,
-      onCompromised: (err) => warn(`nonobench: the lock on ${path} was lost (${err.message}); another run may write it too`),
+      onCompromised: (err) => {
+        lost = true;
+        warn(`nonobench: the lock on ${path} was lost (${err.message}); another run may write it too`);
+      },
     });
+    // The lock folder as made: one another run made in its place is another (its birth time differs).
+    const folder = `${real}.lock`;
+    const made = statSync(folder);
+    const held = () => {
+      if (lost) return false;
+      const now = statSync(folder, { throwIfNoEntry: false });
+      return now !== undefined && now.ino === made.ino && now.birthtimeMs === made.birthtimeMs;
+    };
     let released = false;
-    return () => {
+    const unlock = () => {
       if (released) return;
       released = true;
+      // Another run's lock is not this run's to remove.
+      if (!held()) return;
       try {
         release();
       } catch {
         // Already gone (removed by hand, or compromised): nothing to release.
       }
     };
+    return Object.assign(unlock, { held: () => !released && held() });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
       throw lockedError(path, real);

@@ -1,10 +1,11 @@
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { refuseIfLocked } from './output-lock.js';
 import { REPORTS_DIR } from '../../corpus/paths.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
+import { OutputWriteError } from './thrown.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
 function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
@@ -40,43 +41,67 @@ export const ensureParentDir = (file: string): void => ensureDir(dirname(file));
  * written whole beside its place and renamed over it, so a crash or Ctrl-C never leaves half a page;
  * a device or named pipe (`/dev/stdout`, `>(gzip > x.gz)`) is written as it is, since renaming over
  * it would replace it; a pipe that no one reads yet blocks until someone does, Ctrl-C still working.
+ * `text` may come in pieces (a comparison of any size need not fit in one string).
  */
-export function writeOutputFile(file: string, text: string): void {
+export function writeOutputFile(file: string, text: string | Iterable<string>): void {
   refuseInputAsOutput(file);
   // A run CSV a run is writing: replacing it would send the run's later rows to a deleted file.
   refuseIfLocked(file);
   ensureParentDir(file);
+  const pieces = typeof text === 'string' ? [text] : text;
   const existing = statSync(file, { throwIfNoEntry: false });
-  if (existing?.isFIFO()) withDefaultStopSignals(() => writeFileSync(file, text));
-  else if (existing && !existing.isFile()) writeFileSync(file, text);
-  else replaceWhole(file, text, existing?.mode);
+  if (existing?.isFIFO()) withDefaultStopSignals(() => writeInPlace(file, pieces));
+  else if (existing && !existing.isFile()) writeInPlace(file, pieces);
+  else replaceWhole(file, pieces, existing?.mode);
+}
+
+/** Writes the pieces to a device or named pipe as it is. */
+function writeInPlace(file: string, pieces: Iterable<string>): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (const piece of pieces) writeAll(file, fd, Buffer.from(piece, 'utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes all of `bytes`: a write that comes back short (a nearly full disk) is finished. */
+function writeAll(file: string, fd: number, bytes: Buffer): void {
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      const written = writeSync(fd, bytes, at, bytes.length - at);
+      if (written <= 0) throw Object.assign(new Error('ENOSPC: no space left: a write took no bytes'), { code: 'ENOSPC' });
+      at += written;
+    }
+  } catch (err) {
+    throw new OutputWriteError(file, err);
+  }
 }
 
 /**
- * Writes `text` to a file beside `file` and renames it over `file` once every byte is written and
- * synced: a write that comes back short (a nearly full disk) is finished, and one that fails leaves
- * `file` as it was.
+ * Writes the pieces to a file beside `file` and renames it over `file` once every byte is written
+ * and synced: a write that comes back short (a nearly full disk) is finished, and one that fails
+ * leaves `file` as it was.
  */
-function replaceWhole(file: string, text: string, mode: number | undefined): void {
+function replaceWhole(file: string, pieces: Iterable<string>, mode: number | undefined): void {
   let target = file;
   try {
     target = realpathSync(file); // a link keeps linking to the file written
   } catch {}
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   removeDeadTemps(dirname(target));
-  const bytes = Buffer.from(text, 'utf8');
   const fd = openSync(temp, 'wx', mode !== undefined ? mode & 0o7777 : 0o666);
   let open = true;
   let done = false;
   try {
     // open's mode passes through the umask: the replaced file's own mode is set as it was.
     if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
-    for (let at = 0; at < bytes.length; ) {
-      const written = writeSync(fd, bytes, at, bytes.length - at);
-      if (written <= 0) throw Object.assign(new Error(`${file}: no space left: a write took no bytes`), { code: 'ENOSPC' });
-      at += written;
+    for (const piece of pieces) writeAll(file, fd, Buffer.from(piece, 'utf8'));
+    try {
+      fsyncSync(fd);
+    } catch (err) {
+      throw new OutputWriteError(file, err);
     }
-    fsyncSync(fd);
     closeSync(fd);
     open = false;
     renameSync(temp, target);

@@ -36,6 +36,17 @@ function describe(thrown: unknown): string {
 export class UsageError extends Error {}
 
 /**
+ * A whole output whose bytes could not be written (a full disk): one line naming the file, and a
+ * failure (exit 1) as for a run whose CSV could no longer be written, not bad input. The file was
+ * left as it was (see writeOutputFile and merge).
+ */
+export class OutputWriteError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(`cannot write ${oneLineText(file)} (${thrownMessage(cause)})`);
+  }
+}
+
+/**
  * Line breaks and runs of blanks become one space; the control characters left (a terminal escape, C1
  * controls) are escaped as oneLineText does, so the line cannot drive a terminal either.
  */

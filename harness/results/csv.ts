@@ -5,6 +5,7 @@ import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, 
 import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
+import { OutputWriteError } from '../io/thrown.js';
 import { scanCsvFile, scanCsvText, type CsvEncoding, type CsvRow, type CsvScan } from './csv-read.js';
 
 export * from './csv-read.js';
@@ -70,14 +71,18 @@ export function writeCsv(path: string, columns: readonly string[], rows: readonl
 export class BufferedWriter {
   private readonly buffer = Buffer.allocUnsafe(1 << 20);
   private used = 0;
-  constructor(private readonly fd: number) {}
+  /** With `file`, a write that fails (a full disk) is an OutputWriteError naming it. */
+  constructor(
+    private readonly fd: number,
+    private readonly file?: string,
+  ) {}
   write(data: string | Uint8Array): void {
     const most = typeof data === 'string' ? data.length * 3 : data.length;
     if (most > this.buffer.length - this.used) {
       this.flush();
       if (most > this.buffer.length) {
         const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-        writeWhole(this.fd, bytes, 0, bytes.length);
+        this.writeOut(bytes, bytes.length);
         return;
       }
     }
@@ -88,8 +93,16 @@ export class BufferedWriter {
     }
   }
   flush(): void {
-    writeWhole(this.fd, this.buffer, 0, this.used);
+    this.writeOut(this.buffer, this.used);
     this.used = 0;
+  }
+
+  private writeOut(bytes: Uint8Array, length: number): void {
+    try {
+      writeWhole(this.fd, bytes, 0, length);
+    } catch (err) {
+      throw this.file === undefined ? err : new OutputWriteError(this.file, err);
+    }
   }
 }
 

@@ -260,7 +260,7 @@ function writeMerged(out: string, inputs: string[], scans: CsvScan[], columns: s
   const outFd = openMayWait(temp, 'w'); // temp is OUT itself for a pipe or device
   let done = false;
   try {
-    const writer = new BufferedWriter(outFd);
+    const writer = new BufferedWriter(outFd, out);
     writer.write(csvRecord(columns));
     let buffer = Buffer.allocUnsafe(1 << 16);
     for (const i of order) {

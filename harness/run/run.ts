@@ -8,7 +8,7 @@ import { parseConfigItem, resolveConfigurations, type ConfigSpec } from '../conf
 import { isModuleSpecifier } from '../../solvers/strategies/registry.js';
 import { CsvAppender } from '../results/csv.js';
 import { buildRow, RUN_COLUMNS, rowValues, type RunFields } from '../results/row.js';
-import { lockOutput } from '../io/output-lock.js';
+import { lockOutput, type OutputLock } from '../io/output-lock.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { checkResumable, keepRecordedPaths, recordedDefinition, recordedTasks, resumeKey } from './resume.js';
 import { runEnvironment } from './environment.js';
@@ -47,6 +47,8 @@ export interface RunOptions {
   definition?: string;
   /** Where progress, load errors and the summary go (stderr by default). */
   log?: NodeJS.WriteStream;
+  /** Whether the command takes `--resume` (bench-check does not): its messages then say how to go on. */
+  resumable?: boolean;
 }
 
 export interface RunResult {
@@ -64,6 +66,26 @@ export interface RunResult {
   failureCount: number;
   /** Wall time of the whole run, from the start to the last row, in seconds. */
   wallS: number;
+}
+
+/** A promise that never settles: what an interrupted run waits on while its process ends. */
+const NEVER = new Promise<never>(() => {});
+
+/** How long the worker threads get to end after a signal before the signal itself ends the process. */
+const THREADS_END_MS = 1000;
+
+/**
+ * Exits with `code` once the worker threads are gone. process.exit waits for every thread, and one
+ * blocked in a system call (a plugin's readFileSync of a pipe no one writes) would keep it waiting for
+ * ever: past THREADS_END_MS the signal's own default action ends the process (a shell shows the same code).
+ */
+function exitAfterThreads(pool: SolverPool, signal: NodeJS.Signals, code: number): void {
+  setTimeout(() => {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, THREADS_END_MS);
+  const exit = () => process.exit(code);
+  pool.close().then(exit, exit);
 }
 
 /** How many wrong and error rows the end of a run lists; the CSV has them all. */
@@ -114,7 +136,7 @@ async function runOnPool(pool: SolverPool, options: RunOptions): Promise<RunResu
   }
 }
 
-async function runLocked(pool: SolverPool, options: RunOptions, out: string, started: number, unlock: () => void): Promise<RunResult> {
+async function runLocked(pool: SolverPool, options: RunOptions, out: string, started: number, unlock: OutputLock): Promise<RunResult> {
   const log = options.log ?? process.stderr;
   // Checked first: a file that cannot be resumed stops the run before anything else is reported.
   const done = options.resume !== undefined ? recordedTasks(options.resume) : undefined;
@@ -142,7 +164,12 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
   const env = runEnvironment();
   // Opened at the first row, so that a run that records nothing (no puzzle readable) leaves the file as it was.
   let csv: CsvAppender | undefined;
-  const appender = () => (csv ??= new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined));
+  const appender = () => (csv ??= openCsv());
+  const openCsv = () => {
+    // A run whose thread was blocked past the lock's 10 s (reading a named pipe) may have lost its lock to another run: the file is that run's now.
+    if (!unlock.held()) throw new Error('another run took over its lock while this one was blocked: the file is left as that run writes it');
+    return new CsvAppender(out, RUN_COLUMNS, options.resume !== undefined);
+  };
   const closeCsv = () => {
     try {
       csv?.close();
@@ -164,11 +191,15 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     definition: (done ? recordedDefinition(done, options.definition) : options.definition) ?? '',
   };
 
+  // How to go on, in a command that takes --resume.
+  const goOn = (before: string, after: string) => (options.resumable === false ? '' : `${before}--resume ${oneLine(out)} goes on${after}`);
   let recorded = 0;
   let stopped: string | undefined;
+  let interrupted = false;
   const failures: string[] = [];
   let failureCount = 0;
   const record = (task: Task, outcome: TaskOutcome) => {
+    if (interrupted) return; // the CSV is closed: the process is ending
     const judged = judge(task.puzzle, outcome, options.maxSolutions, timeoutMs);
     const { config } = task;
     const rowTask = { index: task.index, puzzle: task.puzzle, strategy: config.strategy, config: config.name, strategyFile: config.file, rep: task.rep, params: config.paramsText };
@@ -178,7 +209,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
       appender().write(rowValues(buildRow(runFields, rowTask, judged, reply?.calibMs ?? '', usage)));
     } catch (err) {
       // Nothing more can be recorded: no task is started after this one, and the run says why.
-      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): the rows recorded before are kept; --resume ${oneLine(out)} goes on once it can be written`;
+      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): the rows recorded before are kept${goOn('; ', ' once it can be written')}`;
       return;
     }
     recorded++;
@@ -191,12 +222,13 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
 
   // SIGINT, SIGTERM or SIGHUP: every finished row is already on disk; the tasks in flight end with the process.
   const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
     killAllExternal();
     progress.stop();
     closeCsv();
     unlock();
-    log.write(`\ninterrupted by ${signal}: the ${recorded} rows finished are in ${oneLine(out)} (--resume ${oneLine(out)} goes on)\n`);
-    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+    log.write(`\ninterrupted by ${signal}: the ${recorded} rows finished are in ${oneLine(out)}${goOn(' (', ')')}\n`);
+    exitAfterThreads(pool, signal, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -233,6 +265,8 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
       let running: Promise<TaskOutcome> | undefined = task && start(task);
       while (task && running) {
         const outcome = await running;
+        // The tasks in flight end with the process: nothing more is started or recorded.
+        if (interrupted) await NEVER;
         const finished = task;
         // Hand the thread its next task before recording this one, so it does not wait on the CSV.
         task = stopped ? undefined : tasks[next++];

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baselineConfig, baselineConfigurations, benchCheck, recordingRoot, resolveStrategySpecs } from '../../harness/compare/baseline.js';
@@ -126,6 +126,31 @@ describe('bench-check', () => {
     const taken = spawnSync('node', [CLI, ...args, '--run-out', join(dir, 'taken.csv')], { encoding: 'utf8' });
     expect(taken.status).toBe(2);
     expect(taken.stderr).toContain('taken.csv: already exists');
+  });
+
+  it.skipIf(process.platform !== 'linux')("fails, saying so, when the rerun's CSV meets a full disk: no pass on part of the tasks", () => {
+    const dir = tmp();
+    const recorded = join(dir, 'baseline.csv');
+    const disk = join(dir, 'disk');
+    const cli = `${process.execPath} ${resolve(CLI)}`;
+    // A baseline of 24 rows (about 17 KB), rerun onto an 8 KiB disk of its own (a tmpfs in a private mount namespace).
+    const script = `${cli} run test/fixtures/harness/tiny.json --strategies backtrack --repeat 3 --warmup 0 --workers 1 --out ${recorded} --quiet >/dev/null && mkdir ${disk} && mount -t tmpfs -o size=8k tmpfs ${disk} && ${cli} bench-check --baseline ${recorded} -q --run-out ${disk}/r.csv >/dev/null; echo "exit $?" >&2`;
+    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toMatch(/^bench-check: the rerun stopped before its last task, so what follows compares part of it: cannot write .*r\.csv \(ENOSPC/m);
+    expect(r.stderr).toMatch(/\nexit 1\n$/);
+  });
+
+  it('interrupted, says where its rows are without pointing to a --resume it does not take', async () => {
+    const out = join(tmp(), 'interrupted.csv');
+    const child = spawn(process.execPath, [CLI, 'bench-check', '--baseline', baseline, '--plugin', SLOW, '--param', `work=${SLOWER_WORK * 10}`, '--allow-different', '--workers', '1', '-q', '--run-out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const ended = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    while (!existsSync(out) || statSync(out).size === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await ended).toBe(130);
+    expect(err).toMatch(/interrupted by SIGINT: the \d+ rows finished are in \S+interrupted\.csv\n/);
+    expect(err).not.toContain('--resume');
   });
 
   it('asks for a baseline with more repetitions when the time of its pairs is inconclusive (bench-check has no --repeat)', () => {

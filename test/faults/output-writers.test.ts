@@ -1,11 +1,17 @@
-import { appendFileSync, chmodSync, existsSync, statSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, existsSync, statSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockOutput, refuseIfLocked } from '../../harness/io/output-lock.js';
 import { writeOutputFile } from '../../harness/io/output-path.js';
+import { emitChunks } from '../../harness/cli/verdicts/compare.js';
 import { CsvAppender } from '../../harness/results/csv.js';
 import { mergeCsvs } from '../../harness/results/merge.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { CLI, requireBuiltCli } from '../helpers/cli.js';
+import { runCorpus } from '../../harness/run/run.js';
+import { testRunOptions } from '../helpers/run-options.js';
 
 // One writer per file: what a run holds locked no other command replaces, and a run whose file
 // another process wrote, cut or removed stops rather than writing on.
@@ -37,6 +43,19 @@ describe('a file a run holds locked', () => {
     expect(readFileSync(written, 'utf8')).toBe('a page\n');
   });
 
+  it('is not replaced by compare --out, whose output comes in pieces', () => {
+    const d = tmp();
+    const out = join(d, 'run.csv');
+    writeFileSync(out, 'task\n0\n');
+    const unlock = lockOutput(out, quiet);
+    try {
+      expect(() => emitChunks(['a comparison\n', 'more\n'], out)).toThrow(LOCKED);
+    } finally {
+      unlock();
+    }
+    expect(readFileSync(out, 'utf8')).toBe('task\n0\n');
+  });
+
   it('is the file a dangling link names: locked through the link, it is locked by its own name', () => {
     const d = tmp();
     symlinkSync('target.csv', join(d, 'link.csv'));
@@ -47,6 +66,22 @@ describe('a file a run holds locked', () => {
     } finally {
       unlock();
     }
+  });
+
+  it('is not written by a run that lost it to another run while blocked: that run keeps its file', async () => {
+    const out = join(tmp(), 'taken.csv');
+    const log = Object.assign(Object.create(process.stderr), { write: () => true }) as NodeJS.WriteStream;
+    const running = runCorpus(testRunOptions({ paths: ['test/fixtures/harness/tiny.json#1'], strategies: ['test/fixtures/faults/chatty.mjs'], out, log }, { workers: 1, params: { waitMs: 300 } }));
+    // What another run does to the lock of a run blocked past 10 s (reading a named pipe): takes it over, then writes its rows.
+    rmSync(`${out}.lock`, { recursive: true });
+    mkdirSync(`${out}.lock`);
+    writeFileSync(out, "task\nthe other run's rows\n");
+    const result = await running;
+    expect(result.exitCode).toBe(1);
+    expect(result.stopped).toMatch(/another run took over its lock/);
+    expect(readFileSync(out, 'utf8')).toBe("task\nthe other run's rows\n");
+    expect(existsSync(`${out}.lock`)).toBe(true); // the other run's lock, not this run's to remove
+    rmSync(`${out}.lock`, { recursive: true });
   });
 });
 
@@ -71,6 +106,21 @@ describe('a run CSV another process writes or removes', () => {
 });
 
 describe('a replaced output', () => {
+  it('written in pieces is whole or not there: a failure part way leaves the old file as it was', () => {
+    const d = tmp();
+    const out = join(d, 'comparison.txt');
+    writeFileSync(out, 'the old comparison\n');
+    function* failing() {
+      yield 'a new comparison, ';
+      throw new Error('ENOSPC: no space left on device, write');
+    }
+    expect(() => emitChunks(failing(), out)).toThrow(/ENOSPC/);
+    expect(readFileSync(out, 'utf8')).toBe('the old comparison\n');
+    expect(readdirSync(d)).toEqual(['comparison.txt']);
+    emitChunks(['a new ', 'comparison\n'], out);
+    expect(readFileSync(out, 'utf8')).toBe('a new comparison\n');
+  });
+
   it('is whole or not there: no temporary file stays beside it', () => {
     const d = tmp();
     const page = join(d, 'report.html');
@@ -80,5 +130,21 @@ describe('a replaced output', () => {
     expect(readFileSync(page, 'utf8')).toHaveLength((1 << 20) + 1);
     expect(readdirSync(d)).toEqual(['report.html']);
     expect(statSync(page).mode & 0o777).toBe(0o640); // its permissions kept
+  });
+});
+
+describe('an output a full disk cannot take', () => {
+  requireBuiltCli();
+  it.skipIf(process.platform !== 'linux')('is one line naming it, exit 1 (a failure, not bad input), and the old file stays', () => {
+    const d = tmp();
+    const input = join(d, 'in.csv');
+    const rows = Array.from({ length: 2000 }, (_, i) => `${i},p${i},p${i}.non,sat,1\n`);
+    writeFileSync(input, `task,puzzle_id,puzzle_path,strategy,rep\n${rows.join('')}`);
+    const disk = join(d, 'disk');
+    // A 16 KiB disk of its own (a tmpfs in a private mount namespace), too small for the 40 KB merge.
+    const script = `mkdir ${disk} && mount -t tmpfs -o size=16k tmpfs ${disk} && echo old > ${disk}/m.csv && ${process.execPath} ${resolve(CLI)} merge ${disk}/m.csv ${input}; echo "exit $?"; cat ${disk}/m.csv`;
+    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe(`nonobench: cannot write ${disk}/m.csv (ENOSPC: no space left on device, write)\n`);
+    expect(r.stdout).toBe('exit 1\nold\n');
   });
 });

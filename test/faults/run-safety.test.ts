@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -150,6 +150,26 @@ describe('a run never destroys or corrupts data', () => {
       expect(taskKeys(out)).toEqual(taskKeys(clean));
     }
   }, 60_000);
+
+  it.skipIf(process.platform === 'win32')('ends on Ctrl-C while a plugin is blocked in a synchronous read of a pipe no one writes', async () => {
+    const d = dir();
+    const pipe = join(d, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    const ready = join(d, 'ready');
+    const plugin = join(d, 'blocked.mjs');
+    writeFileSync(plugin, "import { readFileSync, writeFileSync } from 'node:fs';\nexport default { name: 'blocked', solve(p, o) { writeFileSync(o.params.ready, ''); readFileSync(o.params.pipe); throw new Error('unreachable'); } };\n");
+    const out = join(d, 'blocked.csv');
+    const run = start(['run', `${TINY}#1`, '--strategies', plugin, '--param', `pipe=${pipe}`, '--param', `ready=${ready}`, '--warmup', '0', '--workers', '1', '--out', out, '--quiet']);
+    while (!existsSync(ready)) await sleep(20);
+    run.child.kill('SIGINT');
+    // Before, process.exit waited for the blocked thread for ever: only SIGKILL ended the run.
+    const guard = setTimeout(() => run.child.kill('SIGKILL'), 5000);
+    const ended = await run.ended;
+    clearTimeout(guard);
+    expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
+    expect(ended.err).toMatch(/interrupted by SIGINT: the 0 rows finished are in/);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  }, 20_000);
 
   it('resumes a shard whose puzzles also sit in another file without running any twice', () => {
     const d = dir();

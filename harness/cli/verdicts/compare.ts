@@ -1,9 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, SettingsRefusal, settingsLines, TIME_CHOICES, type CompareOptions, type CompareResult, type TimeChoice } from '../../compare/compare.js';
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, type CompareFormat } from '../../compare/format.js';
-import { ensureParentDir, writeOutputFile } from '../../io/output-path.js';
-import { refuseInputAsOutput } from '../../../corpus/input-files.js';
+import { writeOutputFile } from '../../io/output-path.js';
 import { nonEmpty, nonNegativeNumber } from '../options.js';
 
 /** A plain non-negative decimal: no sign, hex, exponent, padding or empty string (all of which Number takes). */
@@ -78,20 +76,13 @@ export function emit(text: string, out: string | undefined): void {
   else process.stdout.write(text);
 }
 
-/** emit for output written in pieces (a large comparison need not fit in one string). */
+/** emit for output written in pieces (a large comparison need not fit in one string), replacing --out as emit does. */
 export function emitChunks(chunks: Iterable<string>, out: string | undefined): void {
   if (out === undefined) {
     for (const chunk of chunks) process.stdout.write(chunk);
     return;
   }
-  refuseInputAsOutput(out);
-  ensureParentDir(out);
-  const fd = openSync(out, 'w');
-  try {
-    for (const chunk of chunks) writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
-  }
+  writeOutputFile(out, chunks);
 }
 
 /**
