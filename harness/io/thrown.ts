@@ -62,20 +62,41 @@ export const EXIT_FAILED = 1;
 export const EXIT_BAD_INPUT = 2;
 export const EXIT_INTERRUPTED = 130;
 
+/** A promise that never settles: what interrupted work waits on while its process ends. */
+export const NEVER = new Promise<never>(() => {});
+
+/** How long `stop` (closing worker threads) gets after a signal before the signal itself ends the process. */
+const STOP_MS = 1000;
+
+/**
+ * Exits with `code` once `stop` is done. process.exit waits for every worker thread, and one blocked
+ * in a system call (a plugin's readFileSync of a pipe no one writes) would keep it waiting for ever:
+ * so `stop` closes the threads first, and past STOP_MS the signal's own default action ends the
+ * process (which a shell shows as the same code).
+ */
+export function exitAfterStop(signal: NodeJS.Signals, code: number, stop?: () => unknown): void {
+  setTimeout(() => {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, STOP_MS);
+  void Promise.resolve()
+    .then(stop)
+    .catch(() => {})
+    .finally(() => process.exit(code));
+}
+
 /**
  * Until the returned function is called, Ctrl-C (SIGINT) writes `message` (when given) on stderr, runs
- * `stop`, and exits with EXIT_INTERRUPTED. Only for work that leaves the event loop free (worker threads,
- * awaited steps): during synchronous work no handler can run, and Ctrl-C must keep its default effect.
+ * `stop` (which closes the command's worker threads, if it has any), and exits with EXIT_INTERRUPTED.
+ * Only for work that leaves the event loop free (worker threads, awaited steps): during synchronous
+ * work no handler can run, and Ctrl-C must keep its default effect.
  */
 export function exitOnInterrupt(message?: () => string, stop?: () => unknown): () => void {
   const handler = () => {
     // A progress bar may have hidden the cursor: show it again.
     if (process.stderr.isTTY) process.stderr.write('\x1b[?25h');
     if (message) process.stderr.write(`\n${message()}\n`);
-    void Promise.resolve()
-      .then(stop)
-      .catch(() => {})
-      .finally(() => process.exit(EXIT_INTERRUPTED));
+    exitAfterStop('SIGINT', EXIT_INTERRUPTED, stop);
   };
   process.once('SIGINT', handler);
   return () => process.off('SIGINT', handler);

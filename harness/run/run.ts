@@ -16,7 +16,7 @@ import { judge } from '../results/verify.js';
 import { SolverPool, taskLimitMs, WARMUP_PUZZLES } from './pool.js';
 import { killAllExternal } from '../external/process.js';
 import { runExternalTask } from '../external/run-external.js';
-import { oneLine, thrownMessage } from '../io/thrown.js';
+import { exitAfterStop, NEVER, oneLine, thrownMessage } from '../io/thrown.js';
 import type { TaskOutcome } from '../results/outcome.js';
 import { createProgress } from './progress.js';
 import { RunSummary } from '../results/summary.js';
@@ -66,26 +66,6 @@ export interface RunResult {
   failureCount: number;
   /** Wall time of the whole run, from the start to the last row, in seconds. */
   wallS: number;
-}
-
-/** A promise that never settles: what an interrupted run waits on while its process ends. */
-const NEVER = new Promise<never>(() => {});
-
-/** How long the worker threads get to end after a signal before the signal itself ends the process. */
-const THREADS_END_MS = 1000;
-
-/**
- * Exits with `code` once the worker threads are gone. process.exit waits for every thread, and one
- * blocked in a system call (a plugin's readFileSync of a pipe no one writes) would keep it waiting for
- * ever: past THREADS_END_MS the signal's own default action ends the process (a shell shows the same code).
- */
-function exitAfterThreads(pool: SolverPool, signal: NodeJS.Signals, code: number): void {
-  setTimeout(() => {
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  }, THREADS_END_MS);
-  const exit = () => process.exit(code);
-  pool.close().then(exit, exit);
 }
 
 /** How many wrong and error rows the end of a run lists; the CSV has them all. */
@@ -228,7 +208,7 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     closeCsv();
     unlock();
     log.write(`\ninterrupted by ${signal}: the ${recorded} rows finished are in ${oneLine(out)}${goOn(' (', ')')}\n`);
-    exitAfterThreads(pool, signal, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+    exitAfterStop(signal, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15), () => pool.close());
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

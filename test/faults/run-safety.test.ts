@@ -171,6 +171,23 @@ describe('a run never destroys or corrupts data', () => {
     expect(existsSync(`${out}.lock`)).toBe(false);
   }, 20_000);
 
+  it.skipIf(process.platform === 'win32')('solve ends on Ctrl-C too while its plugin is blocked so, without calling it a failed solve', async () => {
+    const d = dir();
+    const pipe = join(d, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    const ready = join(d, 'ready');
+    const plugin = join(d, 'blocked.mjs');
+    writeFileSync(plugin, "import { readFileSync, writeFileSync } from 'node:fs';\nexport default { name: 'blocked', solve(p, o) { writeFileSync(o.params.ready, ''); readFileSync(o.params.pipe); throw new Error('unreachable'); } };\n");
+    const solve = start(['solve', `${TINY}#1`, '--strategy', plugin, '--param', `pipe=${pipe}`, '--param', `ready=${ready}`, '--timeout', '60']);
+    while (!existsSync(ready)) await sleep(20);
+    solve.child.kill('SIGINT');
+    const guard = setTimeout(() => solve.child.kill('SIGKILL'), 5000);
+    const ended = await solve.ended;
+    clearTimeout(guard);
+    expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
+    expect(ended.err.trim()).toBe('interrupted');
+  }, 20_000);
+
   it('resumes a shard whose puzzles also sit in another file without running any twice', () => {
     const d = dir();
     for (const f of ['a', 'b']) {

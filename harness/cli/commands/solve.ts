@@ -13,7 +13,7 @@ import { resolveConfigurations } from '../../config/configurations.js';
 import { DEFAULT_MEMORY_MB } from '../../run/run.js';
 import type { WorkerReply } from '../../results/outcome.js';
 import { writeOutputFile } from '../../io/output-path.js';
-import { EXIT_FAILED, exitOnInterrupt, oneLine, thrownMessage } from '../../io/thrown.js';
+import { EXIT_FAILED, exitOnInterrupt, NEVER, oneLine, thrownMessage } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
 import { recordSolve, replayableStrategy } from '../../replay/record.js';
 import { replayPage } from '../../replay/page.js';
@@ -82,19 +82,21 @@ const failed = (name: string, why: string) => new FailedSolve(`strategy ${oneLin
 /** One solve on a one-thread pool, with `run`'s hard time limit; a failure is one line, as `run` records it. */
 async function solveOnWorker(puzzle: Puzzle, opts: SolveCommandOptions, name: string, params: Params): Promise<WorkerReply> {
   const pool = new SolverPool({ workers: 1, memoryMb: DEFAULT_MEMORY_MB });
-  // The event loop stays free while the worker solves: Ctrl-C exits 130, which ends the thread too (closing the
-  // pool first would fail the task, and report a failed solve).
-  const release = exitOnInterrupt(() => 'interrupted');
+  // The event loop stays free while the worker solves: Ctrl-C closes the thread and exits 130. The
+  // task that closing fails is no failed solve: nothing more is reported.
+  let interrupted = false;
+  const release = exitOnInterrupt(
+    () => 'interrupted',
+    () => {
+      interrupted = true;
+      return pool.close();
+    },
+  );
   try {
     const timeoutMs = opts.timeout * 1000;
-    const outcome = await pool.run({
-      puzzle: withoutGoal(puzzle),
-      strategySpec: opts.strategy,
-      maxSolutions: opts.maxSolutions,
-      timeoutMs,
-      warmup: 0,
-      params,
-    });
+    const task = { puzzle: withoutGoal(puzzle), strategySpec: opts.strategy, maxSolutions: opts.maxSolutions, timeoutMs, warmup: 0, params };
+    const outcome = await pool.run(task).catch(async (err: unknown) => (interrupted ? NEVER : Promise.reject(err)));
+    if (interrupted) await NEVER;
     if (outcome.kind === 'done') return outcome.reply;
     if (outcome.kind === 'killed')
       throw Object.assign(new FailedSolve(`strategy ${oneLine(name)} stopped at the hard time limit (${(hardLimitMs(timeoutMs) / 1000).toFixed(1)} s) without returning`), { status: 'timeout' as const });
