@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cluesOf } from './grid.js';
 import { EMPTY, FILLED, makePuzzle, type Puzzle, type PuzzleMeta } from './model.js';
@@ -84,8 +84,14 @@ export function* writeSeriesFiles(o: SeriesOptions, outDir: string): Generator<s
     const path = join(outDir, f.name);
     // Written beside and renamed: SIGTERM or SIGHUP (no handler) mid-write must not leave an empty puzzle.
     const temp = join(outDir, `.${f.name}.${process.pid}.tmp`);
-    writeFileSync(temp, f.text);
-    renameSync(temp, path);
+    try {
+      writeFileSync(temp, f.text);
+      renameSync(temp, path);
+    } catch (error) {
+      // A failed write or rename (a full disk, a folder in the file's place) must not leave the temporary file behind.
+      rmSync(temp, { force: true });
+      throw error;
+    }
     yield path;
   }
 }

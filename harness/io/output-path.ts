@@ -24,7 +24,17 @@ function nearestExisting(path: string): { path: string; isDir: boolean } | undef
 export function ensureDir(dir: string): void {
   const found = nearestExisting(dir);
   if (found && !found.isDir) throw new Error(`${found.path}: exists and is not a directory`);
-  mkdirSync(dir, { recursive: true });
+  // One level at a time, not mkdir's `recursive`: where a folder exists but refuses new children with
+  // ENOENT (under /proc or /sys), Node's recursive mkdir retries the parent and the child for ever.
+  const missing: string[] = [];
+  for (let p = dir; p !== found?.path && dirname(p) !== p; p = dirname(p)) missing.push(p);
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /** Refuses an output whose folder cannot be made because a file is in the way, creating nothing. */

@@ -46,6 +46,11 @@ describe('an option naming a file, folder or slice, given an empty value', () =>
     refused(runCli('cnf', DANCER, '--out', ''), '--out');
   });
 
+  it('cnf --decode "" and convert --solutions "" are refused, not read as a file named "" or "."', () => {
+    refused(runCli('cnf', '--decode', '', DANCER), '--decode');
+    refused(runCli('convert', 'corpus/puzzles/tournament/taai2011-questions.txt#1', '-', '--solutions', ''), '--solutions');
+  });
+
   it('check --svg "" is refused, not a check without the picture', () => {
     const dir = newDir();
     const grid = join(dir, 'goal.txt');

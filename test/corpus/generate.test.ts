@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -135,6 +135,13 @@ describe('the bundled generated corpus', () => {
     const paths = writeSeries({ width: 4, height: 3, density: 0.5, count: 2, seed: 5 }, out);
     expect(paths).toEqual([join(out, '001.non'), join(out, '002.non')]);
     expect(readFileSync(paths[1]!, 'utf8')).toBe(generateSeries({ width: 4, height: 3, density: 0.5, count: 2, seed: 5 })[1]!.text);
+  });
+
+  it('a file that cannot be put in place leaves no temporary file behind', () => {
+    const out = join(tmp, 'blocked');
+    mkdirSync(join(out, '002.non'), { recursive: true }); // a folder where the second file goes: its rename fails
+    expect(() => writeSeries({ width: 3, height: 2, density: 0.5, count: 3, seed: 1 }, out)).toThrow();
+    expect(readdirSync(out).sort()).toEqual(['001.non', '002.non']);
   });
 
   it('the generate command regenerates bundled files byte-identically and rejects bad options', async () => {

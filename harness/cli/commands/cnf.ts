@@ -65,6 +65,7 @@ export function registerCnf(program: Command): void {
     .option(
       '--decode <model>',
       'read a solver model ("s SATISFIABLE" + "v" lines, or MiniSat\'s "SAT" result file), print the grid, exit 1 unless it solves the puzzle',
+      nonEmpty('--decode'),
     )
     .option('--encoding <name>', `the line encoding: ${ENCODINGS.join(' or ')} (see the README)`, DEFAULT_ENCODING)
     .addOption(maxSizeOption())

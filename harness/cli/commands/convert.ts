@@ -5,7 +5,7 @@ import type { LoadOptions } from '../../../corpus/validate.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { UsageError } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
-import { loadOptionsOf, maxSizeOption } from '../options.js';
+import { loadOptionsOf, maxSizeOption, nonEmpty } from '../options.js';
 
 interface ConvertOptions {
   format?: string;
@@ -22,7 +22,7 @@ export function registerConvert(program: Command): void {
     .argument('<out>', 'the output file (.non, .nonpack, .json or .xml), or - for standard output (.non text unless --format says otherwise)')
     .option('--format <format>', "output format, non, json or xml (default: from OUT's extension; non for -)")
     .addOption(maxSizeOption())
-    .option('--solutions <file>', 'tournament format: the solutions file to attach as goals')
+    .option('--solutions <file>', 'tournament format: the solutions file to attach as goals', nonEmpty('--solutions'))
     .action((input: string, out: string, opts: ConvertOptions) => {
       let format: WritableFormat | undefined;
       if (opts.format !== undefined) {
