@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { gridToRows } from '../../corpus/grid.js';
 import { loadPuzzle } from '../../corpus/load.js';
 import { parseDimacs } from '../../solvers/sat/dimacs/dimacs.js';
-import { encodeNonogram } from '../../solvers/sat/encodings/encode.js';
+import { encodeNonogram, encodeNonogramFlat } from '../../solvers/sat/encodings/encode.js';
+import { generateRandomPuzzle } from '../../corpus/generate.js';
+import { createRng } from '../../corpus/random.js';
+import { writeNon } from '../../corpus/formats/non.js';
 import { SatSolver } from '../../solvers/sat/engine/solver.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
@@ -127,6 +130,21 @@ describe('nonobench cnf', () => {
     const mismatched = cli('cnf', '--decode', model, PUZZLE);
     expect(mismatched.code).toBe(2);
     expect(mismatched.stderr).toMatch(/names a variable above \d+ \(decoding as encoding blocks: was the CNF written with --encoding automaton\?\)/);
+  });
+
+  it('writes a large puzzle\'s CNF from its flat clauses, within a heap its arrays of clauses overflowed', () => {
+    // An 80×80 automaton CNF: 450,000 clauses. As an array per clause and one string, it needed over 200 MB
+    // of heap (V8 aborted, exit 134); a 300×300 one (31 million clauses) did so on the default heap.
+    const dir = tmp();
+    const file = join(dir, 'big.non');
+    const big = generateRandomPuzzle(80, 80, 0.5, createRng(1));
+    writeFileSync(file, writeNon(big));
+    const r = spawnSync(process.execPath, ['--max-old-space-size=64', CLI, 'cnf', file, '--encoding', 'automaton'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const flat = encodeNonogramFlat(big, { encoding: 'automaton' })!;
+    expect(/^p .*$/m.exec(r.stdout)?.[0]).toBe(`p cnf ${flat.numVars} ${flat.clauses.count}`);
+    // Six comment lines and the header, then one line per clause.
+    expect(r.stdout.split('\n').length - 1).toBe(7 + flat.clauses.count);
   });
 
   it('refuses an unknown --encoding before reading anything', () => {

@@ -3,9 +3,9 @@ import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Puzzle } from '../../../corpus/model.js';
-import { writeDimacs } from '../../../solvers/sat/dimacs/dimacs.js';
+import { dimacsPieces } from '../../../solvers/sat/dimacs/dimacs.js';
 import { cnfComments } from '../../../solvers/sat/encodings/cnf-comments.js';
-import { decodeGrid, DEFAULT_ENCODING, encodeNonogram, encodingNamed, ENCODINGS, type EncodingName, type NonogramCnf } from '../../../solvers/sat/encodings/encode.js';
+import { decodeGrid, DEFAULT_ENCODING, encodeNonogramFlat, encodingNamed, ENCODINGS, type EncodingName, type FlatNonogramCnf } from '../../../solvers/sat/encodings/encode.js';
 import { parseSolverOutput } from '../../../solvers/sat/dimacs/solver-output.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { readInput } from '../../io/read-input.js';
@@ -23,7 +23,7 @@ interface CnfCommandOptions {
 export const EXIT_NOT_A_SOLUTION = EXIT_FAILED;
 
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
-function decodeModelFile(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName, modelPath: string): void {
+function decodeModelFile(puzzle: Puzzle, cnf: FlatNonogramCnf, encoding: EncodingName, modelPath: string): void {
   let answer;
   try {
     answer = parseSolverOutput(readInput(modelPath), cnf.numVars, modelPath);
@@ -78,14 +78,16 @@ export function registerCnf(program: Command): void {
         throw new UsageError(`--encoding: ${(error as Error).message}`);
       }
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const cnf = encodeNonogram(puzzle, { encoding });
+      // Flat clauses, never an array per clause: the CNF of a large puzzle has tens of millions of them.
+      const cnf = encodeNonogramFlat(puzzle, { encoding })!;
       if (opts.decode !== undefined) {
         decodeModelFile(puzzle, cnf, encoding, opts.decode);
         return;
       }
       // A comment is one line: a line break in the puzzle's file name or title would end it and corrupt the CNF.
-      const text = writeDimacs({ ...cnf, comments: cnfComments(puzzle, cnf, encoding).map(oneLineText) });
+      // In pieces: the text of a large puzzle's CNF is longer than one string can be.
+      const text = dimacsPieces({ ...cnf, comments: cnfComments(puzzle, cnf, encoding).map(oneLineText) });
       if (opts.out !== undefined && opts.out !== '-') writeOutputFile(opts.out, text);
-      else process.stdout.write(text);
+      else for (const piece of text) process.stdout.write(piece);
     });
 }

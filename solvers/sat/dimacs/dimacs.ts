@@ -67,12 +67,42 @@ export function parseDimacs(text: string, file = '<input>'): Cnf {
   return { numVars, clauses, comments };
 }
 
-/** Writes DIMACS CNF: comment lines, the header, one clause per line. */
-export function writeDimacs(cnf: Cnf): string {
+/** Clauses in one flat list of literals (as the encoders write them): clause i is lits[ends[i-1] .. ends[i]). */
+export interface FlatClauseList {
+  count: number;
+  lits: Int32Array;
+  ends: Int32Array;
+}
+
+/** Lines joined into one piece of the text at a time: a large puzzle's CNF has millions of clauses. */
+const LINES_PER_PIECE = 1 << 16;
+
+/**
+ * DIMACS CNF text in pieces of many lines: comment lines, the header, one clause per line. Flat clauses are
+ * written as they lie, without an array per clause; a 300×300 puzzle's automaton CNF has tens of millions of
+ * clauses, and its text is longer than a JavaScript string can be.
+ */
+export function* dimacsPieces(cnf: Omit<Cnf, 'clauses'> & { clauses: number[][] | FlatClauseList }): Generator<string> {
   const out: string[] = [];
   // A line break inside a comment (a puzzle title may hold one) would start a line that is not a comment.
   for (const comment of cnf.comments ?? []) for (const part of comment.split(/\r\n|[\r\n\u2028\u2029]/)) out.push(part === '' ? 'c' : `c ${part}`);
-  out.push(`p cnf ${cnf.numVars} ${cnf.clauses.length}`);
-  for (const clause of cnf.clauses) out.push(clause.length === 0 ? '0' : `${clause.join(' ')} 0`);
-  return `${out.join('\n')}\n`;
+  const { clauses } = cnf;
+  const count = Array.isArray(clauses) ? clauses.length : clauses.count;
+  out.push(`p cnf ${cnf.numVars} ${count}`);
+  yield `${out.join('\n')}\n`;
+  let lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let line = '';
+    if (Array.isArray(clauses)) for (const lit of clauses[i]!) line += `${lit} `;
+    else for (let k = i === 0 ? 0 : clauses.ends[i - 1]!; k < clauses.ends[i]!; k++) line += `${clauses.lits[k]!} `;
+    lines.push(`${line}0`);
+    if (lines.length === LINES_PER_PIECE) {
+      yield `${lines.join('\n')}\n`;
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
 }
+
+/** Writes DIMACS CNF as one text (see dimacsPieces). */
+export const writeDimacs = (cnf: Omit<Cnf, 'clauses'> & { clauses: number[][] | FlatClauseList }): string => [...dimacsPieces(cnf)].join('');

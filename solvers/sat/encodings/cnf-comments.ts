@@ -1,8 +1,11 @@
 import type { Puzzle } from '../../../corpus/model.js';
 import { DEFAULT_ENCODING, type EncodingName, type NonogramCnf } from './encode.js';
 
+/** What the comments say of a CNF: its variable counts (its clauses may be in either form). */
+type CnfCounts = Pick<NonogramCnf, 'numVars' | 'cellVars'>;
+
 /** The header comments of an exported CNF: enough for an outside tool to map cells to variables. */
-export function cnfComments(puzzle: Puzzle, cnf: NonogramCnf, encoding: EncodingName): string[] {
+export function cnfComments(puzzle: Puzzle, cnf: CnfCounts, encoding: EncodingName): string[] {
   const { width, height } = puzzle;
   const title = puzzle.meta.title ? ` "${puzzle.meta.title}"` : '';
   const source = puzzle.meta.source ? ` from ${puzzle.meta.source}` : '';
