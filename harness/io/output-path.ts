@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { refuseIfLocked } from './output-lock.js';
@@ -34,6 +34,20 @@ export function ensureDir(dir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+}
+
+/**
+ * Makes the folder of an output written at the end of long work, and refuses it now when nothing
+ * can be written there (a read-only file system, a folder without write permission), rather than
+ * after the work.
+ */
+export function refuseUnwritableFolder(file: string): void {
+  ensureParentDir(file);
+  try {
+    accessSync(dirname(file), constants.W_OK);
+  } catch (err) {
+    throw new Error(`${dirname(file)}: nothing can be written in this folder (${(err as NodeJS.ErrnoException).code ?? 'no access'}), so not ${basename(file)}`);
   }
 }
 

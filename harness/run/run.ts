@@ -189,7 +189,8 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
       appender().write(rowValues(buildRow(runFields, rowTask, judged, reply?.calibMs ?? '', usage)));
     } catch (err) {
       // Nothing more can be recorded: no task is started after this one, and the run says why.
-      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): the rows recorded before are kept${goOn('; ', ' once it can be written')}`;
+      const kept = recorded > 0 ? 'the rows recorded before are kept' : 'no row was recorded';
+      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): ${kept}${goOn('; ', ' once it can be written')}`;
       return;
     }
     recorded++;
@@ -207,7 +208,9 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     progress.stop();
     closeCsv();
     unlock();
-    log.write(`\ninterrupted by ${signal}: the ${recorded} rows finished are in ${oneLine(out)}${goOn(' (', ')')}\n`);
+    // The file is opened at the first row: a run stopped before it left the file as it was.
+    const kept = recorded > 0 ? `the ${recorded} rows finished are in ${oneLine(out)}${goOn(' (', ')')}` : `no row was finished, and ${oneLine(out)} is left as it was`;
+    log.write(`\ninterrupted by ${signal}: ${kept}\n`);
     exitAfterStop(signal, 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15), () => pool.close());
   };
   process.once('SIGINT', onSignal);

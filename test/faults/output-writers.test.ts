@@ -148,3 +148,18 @@ describe('an output a full disk cannot take', () => {
     expect(r.stdout).toBe('exit 1\nold\n');
   });
 });
+
+describe('an output written at the end of long work', () => {
+  requireBuiltCli();
+  it.skipIf(process.platform !== 'linux')('is refused before the work when its folder is read-only (classify, bench)', () => {
+    const d = tmp();
+    const disk = join(d, 'ro');
+    // A read-only file system of its own (a tmpfs in a private mount namespace): even root cannot write there.
+    const cli = `${process.execPath} ${resolve(CLI)}`;
+    const script = `mkdir ${disk} && mount -t tmpfs -o size=16k,ro tmpfs ${disk} && ${cli} classify corpus/puzzles/webpbn/1.non --out ${disk}/c.csv -q; echo "exit $?"; ${cli} bench -s overlap --time 1 --out ${disk}/b.csv; echo "exit $?"`;
+    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    // Nothing classified or timed first: no listing, no table, only the line and exit 2.
+    expect(r.stdout).toBe('exit 2\nexit 2\n');
+    expect(r.stderr).toBe(`nonobench: ${disk}: nothing can be written in this folder (EROFS), so not c.csv\nnonobench: ${disk}: nothing can be written in this folder (EROFS), so not b.csv\n`);
+  });
+});

@@ -5,7 +5,7 @@ import { writeCsv } from '../../results/csv.js';
 import { positiveInt } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
-import { defaultRunsPath } from '../../io/output-path.js';
+import { defaultRunsPath, refuseUnwritableFolder } from '../../io/output-path.js';
 import { clip } from '../../../corpus/errors.js';
 import { refuseInputAsOutput } from '../../../corpus/input-files.js';
 
@@ -27,6 +27,7 @@ export function registerBench(program: Command): void {
       const out = o.out ?? defaultRunsPath('bench-');
       // Before the benchmarks, which take seconds a strategy: an output that cannot be one (a folder, an input) is found now.
       refuseInputAsOutput(out);
+      refuseUnwritableFolder(out);
       const rows = await runBenchmarks({ strategies, timeMs: o.time, solveTimeoutMs: 10_000 });
       process.stdout.write(`${formatBench(rows)}\n`);
       writeCsv(out, BENCH_COLUMNS, rows);

@@ -14,7 +14,7 @@ import {
   type ClassifiedPuzzle,
 } from '../../classify/run.js';
 import { writeCsv } from '../../results/csv.js';
-import { ensureDir, ensureParentDir, writeOutputFile } from '../../io/output-path.js';
+import { ensureDir, refuseUnwritableFolder, writeOutputFile } from '../../io/output-path.js';
 import { difficultyPage } from '../../classify/page.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
 import { checkWorkers, distinctFiles, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, suiteOption, workerCount } from '../options.js';
@@ -186,6 +186,7 @@ export function registerClassify(program: Command): void {
       const started = performance.now();
       checkWorkers(o.workers);
       distinctFiles([['--out', o.out], ['--html', o.html]]);
+      const out = o.out ?? defaultRunsPath('classify-');
       // Ctrl-C: the CSV is written at the end, so nothing is; the pool's threads end with the process.
       // (With --workers 0 the classification holds this thread, and Ctrl-C keeps its default effect.)
       const release = o.workers > 0 ? exitOnInterrupt(() => 'interrupted: no CSV written') : () => {};
@@ -193,7 +194,7 @@ export function registerClassify(program: Command): void {
       try {
         // A bad --svg is found before the (possibly long) classification, not after it.
         if (o.svg !== undefined) ensureDir(o.svg);
-        if (o.html) ensureParentDir(o.html);
+        for (const file of [out, o.html]) if (file !== undefined) refuseUnwritableFolder(file);
         run = await classifyCorpus({
           paths: pathsWithSuite(paths, o.suite),
           outputs: [o.out, o.html].filter((f): f is string => f !== undefined),
@@ -207,7 +208,6 @@ export function registerClassify(program: Command): void {
         release();
       }
       const listed = o.only ? run.results.filter((r) => o.only!.includes(classOf(r))) : run.results;
-      const out = o.out ?? defaultRunsPath('classify-');
       writeCsv(out, CLASSIFY_COLUMNS, listed.map((r) => classifyRow(r, o.timeout)));
 
       const print = (text: string) => process.stdout.write(`${text}\n`);
