@@ -93,7 +93,11 @@ describe('nonobench cnf', () => {
     writeFileSync(unsat, 's UNSATISFIABLE\n');
     const r = cli('cnf', '--decode', unsat, PUZZLE);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/UNSATISFIABLE/);
+    // The puzzle's file gives a solution, so UNSATISFIABLE is the solver's error, not the puzzle's lack of one.
+    expect(r.stderr).toMatch(/UNSATISFIABLE, but the puzzle's file gives a solution/);
+    const clues = join(dir, 'clues.non');
+    writeFileSync(clues, 'width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n');
+    expect(cli('cnf', '--decode', unsat, clues).stderr).toMatch(/reports UNSATISFIABLE \(the puzzle has no solution\)\n$/);
   });
 
   it('exits 2 with the line for a malformed model, and for one that leaves a cell out', () => {

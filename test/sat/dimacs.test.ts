@@ -87,6 +87,8 @@ describe('solver output', () => {
     expect(Array.from(answer.values)).toEqual([0, -1, 1, -1]);
     expect(parseSolverOutput('UNSAT\n', 3).status).toBe('unsat');
     expect(parseSolverOutput('s UNSATISFIABLE\n', 3).status).toBe('unsat');
+    // A comment line is `c` and any blank after it, as in DIMACS input.
+    expect(parseSolverOutput('c\tfrom a solver that tabs\ns SATISFIABLE\nv 1 -2 3 0\n', 3).status).toBe('sat');
     expect(parseSolverOutput('INDET\n', 3).status).toBe('unknown');
   });
 

@@ -22,6 +22,12 @@ interface CnfCommandOptions {
 /** Exit code when a model does not solve the puzzle (or the solver found none). */
 export const EXIT_NOT_A_SOLUTION = EXIT_FAILED;
 
+/** What UNSATISFIABLE says of the puzzle: that it has no solution, unless its file gives one, which proves the solver (or the CNF it was given) wrong. */
+const unsatReading = (puzzle: Puzzle) =>
+  puzzle.goal && verifyGrid(puzzle, puzzle.goal).length === 0
+    ? "UNSATISFIABLE, but the puzzle's file gives a solution: the solver is wrong, or was given another CNF"
+    : 'UNSATISFIABLE (the puzzle has no solution)';
+
 /** The grid a solver's model file gives, or an exit with a message when it gives none. */
 function decodeModelFile(puzzle: Puzzle, cnf: FlatNonogramCnf, encoding: EncodingName, modelPath: string): void {
   let answer;
@@ -35,7 +41,7 @@ function decodeModelFile(puzzle: Puzzle, cnf: FlatNonogramCnf, encoding: Encodin
   }
   if (answer.status !== 'sat') {
     process.stderr.write(
-      `nonobench: ${oneLineText(modelPath)}: the solver reports ${answer.status === 'unsat' ? 'UNSATISFIABLE (the puzzle has no solution)' : 'no answer (UNKNOWN)'}\n`,
+      `nonobench: ${oneLineText(modelPath)}: the solver reports ${answer.status === 'unsat' ? unsatReading(puzzle) : 'no answer (UNKNOWN)'}\n`,
     );
     process.exitCode = EXIT_NOT_A_SOLUTION;
     return;

@@ -40,7 +40,7 @@ export function parseSolverOutput(text: string, numVars: number, file = '<model>
   for (const raw of lines) {
     lineNo++;
     const line = raw.trim();
-    if (line === '' || line === 'c' || line.startsWith('c ')) continue;
+    if (line === '' || /^c(\s|$)/.test(line)) continue;
     let rest = line;
     if (line.startsWith('s ') || STATUS.has(line)) {
       if (status !== null) fail(lineNo, `second status line (the first is on line ${statusLine})`);
