@@ -114,10 +114,13 @@ export async function abRun(o: AbOptions): Promise<AbResult> {
   return abBuilds(base, next, { ...o, runArgs });
 }
 
+/** A commit as the log names it: twelve digits, and `-dirty` kept for a working tree with uncommitted changes. */
+export const shortCommit = (commit: string) => commit.replace(/^([0-9a-f]{12})[0-9a-f]*/, '$1');
+
 /** Runs two builds interleaved over the same tasks: each side's rounds joined into one CSV. */
 export async function abRounds(base: Build, next: Build, o: Pick<AbOptions, 'runArgs' | 'rounds' | 'outDir' | 'cwd' | 'log'>): Promise<InterleavedResult> {
   mkdirSync(o.outDir, { recursive: true });
-  o.log(`A/B: base ${base.label} (${base.commit.slice(0, 12)}) against new ${next.label} (${next.commit.slice(0, 12)}), ${o.rounds} rounds, CSVs in ${o.outDir}`);
+  o.log(`A/B: base ${base.label} (${shortCommit(base.commit)}) against new ${next.label} (${shortCommit(next.commit)}), ${o.rounds} rounds, CSVs in ${o.outDir}`);
   return runInterleaved({ base, next, runArgs: o.runArgs, rounds: o.rounds, outDir: o.outDir, cwd: o.cwd, log: o.log });
 }
 

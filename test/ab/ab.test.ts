@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { abRun, cachedBuild, combineRounds, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { abRun, cachedBuild, combineRounds, shortCommit, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
@@ -92,6 +92,14 @@ describe('ab rounds', () => {
     );
     expect(() => configItem({ name: 'a', strategy: 'sat', params: { order: 'x,y' } })).toThrow('has a comma or colon');
     expect(() => configItem({ name: 'ext', strategy: 'external', external: { command: 'x' } as never })).toThrow('external program');
+  });
+});
+
+describe('ab log', () => {
+  it('names a commit by twelve digits, keeping the -dirty of a working tree with changes', () => {
+    const full = '83eca1ceb319a2b4c5d6e7f8091a2b3c4d5e6f70';
+    expect(shortCommit(full)).toBe('83eca1ceb319');
+    expect(shortCommit(`${full}-dirty`)).toBe('83eca1ceb319-dirty');
   });
 });
 
