@@ -32,6 +32,25 @@ function start(args: string[], options: { stdout?: 'pipe' | 'ignore' | number; s
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A plugin whose solve says it started (a file at param `ready`), then blocks reading the named pipe at param `pipe`, which no one writes. */
+function blockedPlugin(d: string) {
+  const pipe = join(d, 'pipe');
+  execFileSync('mkfifo', [pipe]);
+  const ready = join(d, 'ready');
+  const plugin = join(d, 'blocked.mjs');
+  writeFileSync(plugin, "import { readFileSync, writeFileSync } from 'node:fs';\nexport default { name: 'blocked', solve(p, o) { writeFileSync(o.params.ready, ''); readFileSync(o.params.pipe); throw new Error('unreachable'); } };\n");
+  return { pipe, ready, plugin };
+}
+
+/** Ctrl-C to a started process; how it ended (SIGKILL after 5 s, should Ctrl-C not end it). */
+async function interrupt(started: ReturnType<typeof start>) {
+  started.child.kill('SIGINT');
+  const guard = setTimeout(() => started.child.kill('SIGKILL'), 5000);
+  const ended = await started.ended;
+  clearTimeout(guard);
+  return ended;
+}
+
 describe('a run never destroys or corrupts data', () => {
   it('leaves an existing --out untouched when no puzzle can be read', () => {
     const out = join(dir(), 'keep.csv');
@@ -153,19 +172,12 @@ describe('a run never destroys or corrupts data', () => {
 
   it.skipIf(process.platform === 'win32')('ends on Ctrl-C while a plugin is blocked in a synchronous read of a pipe no one writes', async () => {
     const d = dir();
-    const pipe = join(d, 'pipe');
-    execFileSync('mkfifo', [pipe]);
-    const ready = join(d, 'ready');
-    const plugin = join(d, 'blocked.mjs');
-    writeFileSync(plugin, "import { readFileSync, writeFileSync } from 'node:fs';\nexport default { name: 'blocked', solve(p, o) { writeFileSync(o.params.ready, ''); readFileSync(o.params.pipe); throw new Error('unreachable'); } };\n");
+    const { pipe, ready, plugin } = blockedPlugin(d);
     const out = join(d, 'blocked.csv');
     const run = start(['run', `${TINY}#1`, '--strategies', plugin, '--param', `pipe=${pipe}`, '--param', `ready=${ready}`, '--warmup', '0', '--workers', '1', '--out', out, '--quiet']);
     while (!existsSync(ready)) await sleep(20);
-    run.child.kill('SIGINT');
     // Before, process.exit waited for the blocked thread for ever: only SIGKILL ended the run.
-    const guard = setTimeout(() => run.child.kill('SIGKILL'), 5000);
-    const ended = await run.ended;
-    clearTimeout(guard);
+    const ended = await interrupt(run);
     expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
     expect(ended.err).toMatch(/interrupted by SIGINT: no row was finished, and .*blocked\.csv is left as it was\n/);
     expect(existsSync(`${out}.lock`)).toBe(false);
@@ -173,17 +185,10 @@ describe('a run never destroys or corrupts data', () => {
 
   it.skipIf(process.platform === 'win32')('solve ends on Ctrl-C too while its plugin is blocked so, without calling it a failed solve', async () => {
     const d = dir();
-    const pipe = join(d, 'pipe');
-    execFileSync('mkfifo', [pipe]);
-    const ready = join(d, 'ready');
-    const plugin = join(d, 'blocked.mjs');
-    writeFileSync(plugin, "import { readFileSync, writeFileSync } from 'node:fs';\nexport default { name: 'blocked', solve(p, o) { writeFileSync(o.params.ready, ''); readFileSync(o.params.pipe); throw new Error('unreachable'); } };\n");
+    const { pipe, ready, plugin } = blockedPlugin(d);
     const solve = start(['solve', `${TINY}#1`, '--strategy', plugin, '--param', `pipe=${pipe}`, '--param', `ready=${ready}`, '--timeout', '60']);
     while (!existsSync(ready)) await sleep(20);
-    solve.child.kill('SIGINT');
-    const guard = setTimeout(() => solve.child.kill('SIGKILL'), 5000);
-    const ended = await solve.ended;
-    clearTimeout(guard);
+    const ended = await interrupt(solve);
     expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
     expect(ended.err.trim()).toBe('interrupted');
   }, 20_000);
