@@ -73,9 +73,19 @@ export function* seriesFiles(o: SeriesOptions): Generator<GeneratedFile> {
 /** The whole series in memory (for tests and small series). */
 export const generateSeries = (o: SeriesOptions): GeneratedFile[] => [...seriesFiles(o)];
 
+/** A generated file whose bytes could not be written (a full disk): `file` names it, `reason` is what failed. */
+export class SeriesWriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: unknown,
+  ) {
+    super(`cannot write ${file} (${reason instanceof Error ? reason.message : String(reason)})`);
+  }
+}
+
 /**
  * Writes a series as `.non` files into a directory (created if needed), each as soon as it is made;
- * yields the paths written.
+ * yields the paths written. A write that fails (a full disk) is a SeriesWriteError naming the file.
  */
 export function* writeSeriesFiles(o: SeriesOptions, outDir: string): Generator<string> {
   checkSeries(o);
@@ -90,6 +100,8 @@ export function* writeSeriesFiles(o: SeriesOptions, outDir: string): Generator<s
     } catch (error) {
       // A failed write or rename (a full disk, a folder in the file's place) must not leave the temporary file behind.
       rmSync(temp, { force: true });
+      // The write itself, not the open or the rename: Node's message names no file.
+      if ((error as NodeJS.ErrnoException).syscall === 'write') throw new SeriesWriteError(path, error);
       throw error;
     }
     yield path;

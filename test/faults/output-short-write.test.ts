@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeOutputFile } from '../../harness/io/output-path.js';
 import { OutputWriteError } from '../../harness/io/thrown.js';
 import { mergeCsvs } from '../../harness/results/merge.js';
+import { Command } from 'commander';
+import { registerGenerate } from '../../harness/cli/commands/generate.js';
+import { generateSeries } from '../../corpus/generate.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 // A nearly full disk: writeSync takes a few bytes at a time, then none (ENOSPC).
@@ -16,7 +19,15 @@ vi.mock('node:fs', async (original) => {
     disk.bytesLeft -= n;
     return real.writeSync(fd, buffer, offset, n, position);
   };
-  return { ...real, writeSync, default: { ...real, writeSync } };
+  // As Node's own: the bytes that fit are written, then ENOSPC from the write (not the open).
+  const writeFileSync = (file: string, data: string) => {
+    const bytes = Buffer.from(data, 'utf8');
+    const n = Math.min(bytes.length, disk.bytesLeft);
+    real.writeFileSync(file, bytes.subarray(0, n));
+    disk.bytesLeft -= n;
+    if (n < bytes.length) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+  };
+  return { ...real, writeSync, writeFileSync, default: { ...real, writeSync, writeFileSync } };
 });
 
 const tmp = tempDirs('output-short-write');
@@ -53,5 +64,20 @@ describe('writing an output on a nearly full disk', () => {
     disk.bytesLeft = 10;
     expect(() => mergeCsvs(out, [input])).toThrow(`cannot write ${out} (ENOSPC: no space left on device, write)`);
     expect(readFileSync(out, 'utf8')).toBe('the old merge\n');
+  });
+
+  it('names the generated puzzle a full disk could not take, a failure (exit 1), and leaves no temporary file', async () => {
+    const out = join(tmp(), 'series');
+    const series = { width: 5, height: 5, density: 0.5, count: 3, seed: 1 };
+    // Room for the first puzzle and half of the second.
+    const [first, second] = generateSeries(series).map((f) => Buffer.byteLength(f.text));
+    disk.bytesLeft = first! + Math.floor(second! / 2);
+    const program = new Command().exitOverride();
+    registerGenerate(program);
+    const args = ['generate', '--width', '5', '--count', '3', '--seed', '1', '--out', out];
+    const generated = program.parseAsync(args, { from: 'user' });
+    await expect(generated).rejects.toThrow(OutputWriteError);
+    await expect(generated).rejects.toThrow(`cannot write ${join(out, '002.non')} (ENOSPC: no space left on device, write)`);
+    expect(readdirSync(out)).toEqual(['001.non']);
   });
 });

@@ -1,10 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { MAX_SERIES_COUNT, writeSeriesFiles } from '../../../corpus/generate.js';
+import { MAX_SERIES_COUNT, SeriesWriteError, writeSeriesFiles } from '../../../corpus/generate.js';
 import { MAX_SEED } from '../../../corpus/random.js';
 import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { ensureDir } from '../../io/output-path.js';
 import { DECIMAL_NUMBER, nonEmpty, wholeNumber } from '../options.js';
-import { exitOnInterrupt } from '../../io/thrown.js';
+import { exitOnInterrupt, OutputWriteError } from '../../io/thrown.js';
 import { oneLineText } from '../../../corpus/errors.js';
 
 interface GenerateOptions {
@@ -54,6 +54,9 @@ export function registerGenerate(program: Command): void {
         for (const _ of writeSeriesFiles({ width, height: opts.height ?? width, density, count, seed }, opts.out)) {
           if (++written % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
         }
+      } catch (err) {
+        // A full disk is a failure (exit 1) naming the file, as for every other output.
+        throw err instanceof SeriesWriteError ? new OutputWriteError(err.file, err.reason) : err;
       } finally {
         release();
       }
