@@ -60,7 +60,8 @@ export interface BenchCheckOptions {
 export interface BenchCheckResult {
   config: BaselineConfig;
   run: RunResult;
-  comparison: CompareResult;
+  /** Absent when the rerun's CSV took no row at all (a full disk from the start): nothing to compare. */
+  comparison?: CompareResult;
   /** As compare's; 1 too when the rerun's CSV could no longer be written (a full disk); 2 when some baseline puzzle could not be loaded and nothing regressed. */
   exitCode: 0 | 1 | 2;
 }
@@ -174,6 +175,8 @@ async function rerunAndCompare(
     // bench-check has no --resume: an interrupted rerun is made again.
     resumable: false,
   });
+  // A CSV that could not take even the first row is no run to read: the rerun failed, and says why.
+  if (run.stopped && run.tasksRun === 0) return { config, run, exitCode: 1 };
   const comparison = withAdvisoryTime(compareRuns(baseline, loadRunTable(run.out), options.compare));
   // A rerun stopped by its CSV (a full disk) holds only part of the tasks: no pass on them.
   const exitCode = comparison.exitCode === 1 || run.stopped ? 1 : run.loadErrors > 0 ? 2 : 0;

@@ -8,6 +8,10 @@ import { Command } from 'commander';
 import { registerGenerate } from '../../harness/cli/commands/generate.js';
 import { generateSeries } from '../../corpus/generate.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
+import { runCorpus } from '../../harness/run/run.js';
+import { benchCheck } from '../../harness/compare/baseline.js';
+import { DEFAULT_COMPARE_OPTIONS } from '../../harness/compare/compare.js';
+import { testRunOptions } from '../helpers/run-options.js';
 
 // A nearly full disk: writeSync takes a few bytes at a time, then none (ENOSPC).
 const disk = vi.hoisted(() => ({ bytesPerWrite: Infinity, bytesLeft: Infinity }));
@@ -79,5 +83,16 @@ describe('writing an output on a nearly full disk', () => {
     await expect(generated).rejects.toThrow(OutputWriteError);
     await expect(generated).rejects.toThrow(`cannot write ${join(out, '002.non')} (ENOSPC: no space left on device, write)`);
     expect(readdirSync(out)).toEqual(['001.non']);
+  });
+
+  it("bench-check fails, saying why, when the rerun's CSV cannot take even its first row", async () => {
+    const d = tmp();
+    const log = Object.assign(Object.create(process.stderr), { write: () => true }) as NodeJS.WriteStream;
+    const baseline = join(d, 'baseline.csv');
+    await runCorpus(testRunOptions({ paths: ['test/fixtures/harness/tiny.json#1'], strategies: ['backtrack'], out: baseline, log }, { workers: 1 }));
+    disk.bytesLeft = 0;
+    const check = await benchCheck({ baseline, out: join(d, 'rerun.csv'), plugins: [], quiet: true, compare: DEFAULT_COMPARE_OPTIONS, log });
+    expect([check.exitCode, check.run.tasksRun, check.comparison]).toEqual([1, 0, undefined]);
+    expect(check.run.stopped).toMatch(/^cannot write .*rerun\.csv \(ENOSPC/);
   });
 });

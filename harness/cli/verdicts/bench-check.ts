@@ -68,6 +68,11 @@ export function registerBenchCheck(program: Command): void {
       }
       const check = await benchCheck(options);
       process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
+      if (!check.comparison) {
+        process.stderr.write(`bench-check: the rerun stopped before its first row, so there is nothing to compare: ${check.run.stopped}\n`);
+        process.exitCode = check.exitCode;
+        return;
+      }
       if (check.run.stopped) process.stderr.write(`bench-check: the rerun stopped before its last task, so what follows compares part of it: ${check.run.stopped}\n`);
       noteSettings('bench-check', check.comparison, o.format as CompareFormat);
       emit(formatComparison(check.comparison, o.format as CompareFormat), o.out);
