@@ -8,6 +8,7 @@ import { DEFAULT_COMPARE_OPTIONS, loadRunCsv, loadRunTable } from '../../harness
 import { runCorpus } from '../../harness/run/run.js';
 import { readCsv, writeCsv } from '../../harness/results/csv.js';
 import { CLI, FAST_WORK, measureWork, PUZZLES, quietLog, SLOW, SLOWER_WORK, tmp } from '../helpers/slow-runs.js';
+import { canMountPrivately, inPrivateMount } from '../helpers/private-mount.js';
 
 
 describe('bench-check', () => {
@@ -128,14 +129,14 @@ describe('bench-check', () => {
     expect(taken.stderr).toContain('taken.csv: already exists');
   });
 
-  it.skipIf(process.platform !== 'linux')("fails, saying so, when the rerun's CSV meets a full disk: no pass on part of the tasks", () => {
+  it.skipIf(!canMountPrivately)("fails, saying so, when the rerun's CSV meets a full disk: no pass on part of the tasks", () => {
     const dir = tmp();
     const recorded = join(dir, 'baseline.csv');
     const disk = join(dir, 'disk');
     const cli = `${process.execPath} ${resolve(CLI)}`;
     // A baseline of 24 rows (about 17 KB), rerun onto an 8 KiB disk of its own (a tmpfs in a private mount namespace).
     const script = `${cli} run test/fixtures/harness/tiny.json --strategies backtrack --repeat 3 --warmup 0 --workers 1 --out ${recorded} --quiet >/dev/null && mkdir ${disk} && mount -t tmpfs -o size=8k tmpfs ${disk} && ${cli} bench-check --baseline ${recorded} -q --run-out ${disk}/r.csv >/dev/null; echo "exit $?" >&2`;
-    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    const r = inPrivateMount(script);
     expect(r.stderr).toMatch(/^bench-check: the rerun stopped before its last task, so what follows compares part of it: cannot write .*r\.csv \(ENOSPC/m);
     expect(r.stderr).toMatch(/\nexit 1\n$/);
   });

@@ -7,11 +7,11 @@ import { emitChunks } from '../../harness/cli/verdicts/compare.js';
 import { CsvAppender } from '../../harness/results/csv.js';
 import { mergeCsvs } from '../../harness/results/merge.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
 import { runCorpus } from '../../harness/run/run.js';
 import { testRunOptions } from '../helpers/run-options.js';
+import { canMountPrivately, inPrivateMount } from '../helpers/private-mount.js';
 
 // One writer per file: what a run holds locked no other command replaces, and a run whose file
 // another process wrote, cut or removed stops rather than writing on.
@@ -135,7 +135,7 @@ describe('a replaced output', () => {
 
 describe('an output a full disk cannot take', () => {
   requireBuiltCli();
-  it.skipIf(process.platform !== 'linux')('is one line naming it, exit 1 (a failure, not bad input), and the old file stays', () => {
+  it.skipIf(!canMountPrivately)('is one line naming it, exit 1 (a failure, not bad input), and the old file stays', () => {
     const d = tmp();
     const input = join(d, 'in.csv');
     const rows = Array.from({ length: 2000 }, (_, i) => `${i},p${i},p${i}.non,sat,1\n`);
@@ -143,7 +143,7 @@ describe('an output a full disk cannot take', () => {
     const disk = join(d, 'disk');
     // A 16 KiB disk of its own (a tmpfs in a private mount namespace), too small for the 40 KB merge.
     const script = `mkdir ${disk} && mount -t tmpfs -o size=16k tmpfs ${disk} && echo old > ${disk}/m.csv && ${process.execPath} ${resolve(CLI)} merge ${disk}/m.csv ${input}; echo "exit $?"; cat ${disk}/m.csv`;
-    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    const r = inPrivateMount(script);
     expect(r.stderr).toBe(`nonobench: cannot write ${disk}/m.csv (ENOSPC: no space left on device, write)\n`);
     expect(r.stdout).toBe('exit 1\nold\n');
   });
@@ -151,13 +151,13 @@ describe('an output a full disk cannot take', () => {
 
 describe('an output written at the end of long work', () => {
   requireBuiltCli();
-  it.skipIf(process.platform !== 'linux')('is refused before the work when its folder is read-only (classify, bench)', () => {
+  it.skipIf(!canMountPrivately)('is refused before the work when its folder is read-only (classify, bench)', () => {
     const d = tmp();
     const disk = join(d, 'ro');
     // A read-only file system of its own (a tmpfs in a private mount namespace): even root cannot write there.
     const cli = `${process.execPath} ${resolve(CLI)}`;
     const script = `mkdir ${disk} && mount -t tmpfs -o size=16k,ro tmpfs ${disk} && ${cli} classify corpus/puzzles/webpbn/1.non --out ${disk}/c.csv -q; echo "exit $?"; ${cli} bench -s overlap --time 1 --out ${disk}/b.csv; echo "exit $?"`;
-    const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script], { encoding: 'utf8' });
+    const r = inPrivateMount(script);
     // Nothing classified or timed first: no listing, no table, only the line and exit 2.
     expect(r.stdout).toBe('exit 2\nexit 2\n');
     expect(r.stderr).toBe(`nonobench: ${disk}: nothing can be written in this folder (EROFS), so not c.csv\nnonobench: ${disk}: nothing can be written in this folder (EROFS), so not b.csv\n`);

@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll } from 'vitest';
 
-/** The built CLI: tests that run it need `npm run build` (or `npx tsc`) first. */
+/** The built CLI: tests that run it need `npm run build` first (tsc alone leaves the bundled CLI as it was). */
 export const CLI = 'dist/harness/cli.js';
 
 /** Fails the calling test file at once when the CLI has not been built. */
 export function requireBuiltCli(): void {
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.json)`);
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run build)`);
   });
 }
 
