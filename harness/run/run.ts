@@ -190,7 +190,8 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
     } catch (err) {
       // Nothing more can be recorded: no task is started after this one, and the run says why.
       const kept = recorded > 0 ? 'the rows recorded before are kept' : 'no row was recorded';
-      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): ${kept}${goOn('; ', ' once it can be written')}`;
+      // A file whose lock another run took over is that run's: --resume would append to its rows.
+      stopped ??= `cannot write ${oneLine(out)} (${thrownMessage(err)}): ${kept}${unlock.held() ? goOn('; ', ' once it can be written') : ''}`;
       return;
     }
     recorded++;

@@ -79,6 +79,7 @@ describe('a file a run holds locked', () => {
     const result = await running;
     expect(result.exitCode).toBe(1);
     expect(result.stopped).toMatch(/another run took over its lock/);
+    expect(result.stopped).not.toContain('--resume'); // it would append to the other run's rows
     expect(readFileSync(out, 'utf8')).toBe("task\nthe other run's rows\n");
     expect(existsSync(`${out}.lock`)).toBe(true); // the other run's lock, not this run's to remove
     rmSync(`${out}.lock`, { recursive: true });
