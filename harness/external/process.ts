@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitTimer } from '../io/timers.js';
@@ -215,10 +215,18 @@ function wrapped(argv: string[], memoryMb: number, usageFile: string): string[] 
   return envHandlesSignals() ? ['env', '--ignore-signal=TERM,HUP', ...measured, 'env', '--default-signal=TERM,HUP', ...capped] : [...measured, ...capped];
 }
 
-/** Runs one solver call in `dir` (its scratch folder) within `limits`; never rejects. */
-export function runLimited(argv: string[], options: { dir: string; stdin?: string; env?: Record<string, string>; limits: ProcessLimits }): Promise<ProcessRun> {
+/**
+ * Runs one solver call in `dir` (its scratch folder) within `limits`, its standard input read from
+ * `stdinFile` when given (a file the kernel feeds it: a large CNF is never held or piped by the
+ * harness); never rejects.
+ */
+export function runLimited(
+  argv: string[],
+  options: { dir: string; stdinFile?: string; env?: Record<string, string>; limits: ProcessLimits; /** Default MAX_STDOUT_BYTES. */ maxStdoutBytes?: number },
+): Promise<ProcessRun> {
   // (`argv` runs in `dir`; the caller removes it.)
   const { dir, limits } = options;
+  const maxStdoutBytes = options.maxStdoutBytes ?? MAX_STDOUT_BYTES;
   const token = randomBytes(8).toString('hex');
   // GNU time's report goes to a folder of the harness's own, not the solver's (a file in its
   // folder, the solver could forge or turn into a pipe).
@@ -232,18 +240,24 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
   const startedWall = Date.now();
   return new Promise((done) => {
     let child: ChildProcess;
+    let stdinFd: number | undefined;
     try {
+      // No link followed: the file is the harness's, written just before.
+      if (options.stdinFile !== undefined) stdinFd = openSync(options.stdinFile, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
       child = spawn(words[0]!, words.slice(1), {
         cwd: dir,
         detached: true,
         env: { ...process.env, ...options.env, [TASK_TOKEN_VARIABLE]: token },
-        stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        stdio: [stdinFd ?? 'ignore', 'pipe', 'pipe'],
       });
     } catch (err) {
       // Refused before any process exists (E2BIG: arguments and environment too long).
       removeDir(usageDir);
       done({ code: null, signal: null, stdout: '', stderrTail: '', wallMs: 0, cpuMs: '', peakRssKb: '', startError: (err as Error).message });
       return;
+    } finally {
+      // The child holds its own copy.
+      if (stdinFd !== undefined) closeSync(stdinFd);
     }
     const pgid = child.pid;
     // The wrapper (GNU time) is spared until the solver is gone, so that it can report.
@@ -282,7 +296,7 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
     }
     child.stdout!.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_STDOUT_BYTES) {
+      if (stdoutBytes > maxStdoutBytes) {
         if (!stopped && pgid !== undefined) {
           stopped = 'output';
           signalTask(pgid, token, wrapper, 'SIGKILL');
@@ -295,11 +309,6 @@ export function runLimited(argv: string[], options: { dir: string; stdin?: strin
       stderrTail = Buffer.concat([stderrTail, chunk]);
       if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(stderrTail.length - STDERR_TAIL_BYTES);
     });
-    if (child.stdin) {
-      // A solver that does not read its input closes the pipe: that is not an error of the run.
-      child.stdin.on('error', () => {});
-      child.stdin.end(options.stdin);
-    }
 
     let pipesOpen = 2;
     let finished = false;

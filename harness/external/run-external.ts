@@ -1,14 +1,16 @@
+import { constants as bufferConstants } from 'node:buffer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { writeJson } from '../../corpus/formats/json.js';
 import { writeNon } from '../../corpus/formats/non.js';
 import { writeWebpbnXml } from '../../corpus/formats/xml.js';
 import type { Grid, Puzzle } from '../../corpus/model.js';
 import { statusOfSolutions, type SolveResult } from '../../solvers/api/types.js';
-import { writeDimacs } from '../../solvers/sat/dimacs/dimacs.js';
+import { dimacsPieces } from '../../solvers/sat/dimacs/dimacs.js';
 import { cnfComments } from '../../solvers/sat/encodings/cnf-comments.js';
-import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogram, type NonogramCnf } from '../../solvers/sat/encodings/encode.js';
+import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramSteps, type FlatNonogramCnf } from '../../solvers/sat/encodings/encode.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
 import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
@@ -61,10 +63,10 @@ function addUsage(total: ResourceUsage, run: ProcessRun): ResourceUsage {
  * Why a call's end is not an answer to read (a crash, a stop, an exit code its adapter does not
  * take), as the task's outcome; undefined when its output is to be read.
  */
-function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly number[], elapsedMs: number): TaskOutcome | undefined {
+function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly number[], elapsedMs: number, maxStdoutBytes = MAX_STDOUT_BYTES): TaskOutcome | undefined {
   if (run.startError !== undefined) return { kind: 'error', message: `cannot start ${task.solver.program}: ${run.startError}` };
   if (run.stopped === 'timeout') return { kind: 'killed', elapsedMs, message: 'stopped at the time limit (its processes were killed)' };
-  if (run.stopped === 'output') return { kind: 'error', elapsedMs, message: `printed more than ${MAX_STDOUT_BYTES / 1024 / 1024} MiB on stdout` };
+  if (run.stopped === 'output') return { kind: 'error', elapsedMs, message: `printed more than ${+(maxStdoutBytes / 1024 / 1024).toFixed(1)} MiB on stdout` };
   if (run.signal === null && accepted.includes(run.code!)) return undefined;
   // A peak near the cap counts only in a death by signal (a failed allocation met unchecked): the
   // peak also holds file pages, which the cap does not limit, so an ordinary error can come near it.
@@ -74,13 +76,23 @@ function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly numb
   return { kind: 'error', elapsedMs, message: `${exitDescription(run)}${stderrLines(run.stderrTail)}` };
 }
 
+/** The longest a model of `numVars` variables can be: a value of up to 11 characters each, and room for comments. */
+const modelLimitBytes = (numVars: number) => (1 << 20) + 12 * numVars;
+
 /**
- * A model file's text. One far longer than any model of `numVars` variables (a value of up to 11
- * characters each, and room for comments) is refused unread: reading and parsing it would hold up
- * every other task's clock. So is anything but a regular file (a named pipe would never open).
+ * The most a SAT solver may print on stdout: as much as its model may take (a 300×300 puzzle's
+ * automaton CNF has 10 million variables, 100 MB of `v` lines), at least MAX_STDOUT_BYTES, and
+ * never more than one string holds.
+ */
+export const modelStdoutLimit = (numVars: number) => Math.min(Math.max(MAX_STDOUT_BYTES, modelLimitBytes(numVars)), bufferConstants.MAX_STRING_LENGTH);
+
+/**
+ * A model file's text. One far longer than any model of `numVars` variables is refused unread:
+ * reading and parsing it would hold up every other task's clock. So is anything but a regular file
+ * (a named pipe would never open).
  */
 function readModelFile(path: string, numVars: number): string {
-  const limit = (1 << 20) + 12 * numVars;
+  const limit = modelLimitBytes(numVars);
   try {
     return readRegularFile(path, 'a model file', limit, `the ${limit} any model of ${numVars} variables needs`);
   } catch (err) {
@@ -89,8 +101,14 @@ function readModelFile(path: string, numVars: number): string {
   }
 }
 
-/** The puzzle in the solver's input format, and the CNF for decoding models (with `cnf`). */
-function inputOf(task: ExternalTask): { text: string; cnf?: NonogramCnf } {
+/** A puzzle's CNF as the solver gets it: flat clauses (a 300×300 one has tens of millions), with its comments. */
+type ExternalCnf = FlatNonogramCnf & { comments: string[] };
+
+/**
+ * The puzzle in the solver's input format (the text, or with `cnf` its pieces: longer than one
+ * string can be), and the CNF for decoding models.
+ */
+async function inputOf(task: ExternalTask): Promise<{ text: string | Iterable<string>; cnf?: ExternalCnf }> {
   const { puzzle, solver } = task;
   switch (solver.input) {
     case 'non':
@@ -101,9 +119,13 @@ function inputOf(task: ExternalTask): { text: string; cnf?: NonogramCnf } {
       return { text: writeJson(puzzle) };
     case 'cnf': {
       const encoding = solver.encoding ?? DEFAULT_ENCODING;
-      const cnf = encodeNonogram(puzzle, { encoding });
-      cnf.comments = cnfComments(puzzle, cnf, encoding);
-      return { text: writeDimacs(cnf), cnf };
+      // A line at a time, letting others run between: a 300×300 puzzle takes the thread seconds.
+      const steps = encodeNonogramSteps(puzzle, { encoding });
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) await nextTurn();
+      const flat = step.value;
+      const cnf = { ...flat, comments: cnfComments(puzzle, flat, encoding) };
+      return { text: dimacsPieces(cnf), cnf };
     }
   }
 }
@@ -131,11 +153,11 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
   const { puzzle, solver } = task;
   const inputPath = join(dir, INPUT_FILE[solver.input]);
   const modelPath = join(dir, 'model.txt');
-  // The input goes to a file of its own each call (the solver may have replaced the last one), and on stdin from here.
-  const prepared = inputOf(task);
+  // The input goes to a file of its own each call (the solver may have replaced the last one), and
+  // on stdin from that file: written before the solver starts, so its writing is not the solver's time.
+  const prepared = await inputOf(task);
   const cnf = prepared.cnf;
-  let input = prepared.text;
-  writeFresh(inputPath, input);
+  await writeFresh(inputPath, prepared.text);
   // Each call is told the time that is left of the task's limit.
   const argvNow = (elapsedMs: number) => {
     const leftMs = Number.isFinite(task.timeoutMs) ? Math.max(1, task.timeoutMs - elapsedMs) : 0;
@@ -158,8 +180,9 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
     rmSync(modelPath, { force: true, recursive: true });
     const run = await runLimited(argvNow(elapsedMs), {
       dir,
-      ...(solver.inputFile ? {} : { stdin: input }),
+      ...(solver.inputFile ? {} : { stdinFile: inputPath }),
       ...(solver.env ? { env: solver.env } : {}),
+      ...(cnf ? { maxStdoutBytes: modelStdoutLimit(cnf.numVars) } : {}),
       limits: { softMs: task.timeoutMs - elapsedMs, hardMs: task.hardLimitMs - elapsedMs, memoryMb: task.memoryMb },
     });
     elapsedMs += run.wallMs;
@@ -186,7 +209,7 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
   for (;;) {
     const run = await call();
     calls++;
-    const stopped = failedCall(run, task, [0, 10, 20], elapsedMs);
+    const stopped = failedCall(run, task, [0, 10, 20], elapsedMs, modelStdoutLimit(cnf!.numVars));
     // A limit reached after a solution was found leaves that solution standing, uniqueness unproved.
     if (stopped?.kind === 'killed' && solutions.length > 0) return done({ status: 'timeout', grid: solutions[0]!, solutions, metrics: unreported({ calls }) });
     if (stopped) return withUsage(stopped);
@@ -208,9 +231,9 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
       const solution = decodeGrid(puzzle, (v) => answer.values[v] === 1);
       solutions.push(solution);
       if (solutions.length < task.maxSolutions) {
-        cnf!.clauses.push(blockingClause(solution));
-        input = writeDimacs(cnf!);
-        writeFresh(inputPath, input);
+        for (const lit of blockingClause(solution)) cnf!.clauses.add(lit);
+        cnf!.clauses.end();
+        await writeFresh(inputPath, dimacsPieces(cnf!));
         continue;
       }
     }

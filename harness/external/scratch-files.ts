@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Files in a folder an external solver can write to, read and written so that the solver cannot
@@ -14,11 +15,27 @@ export class ScratchFileError extends Error {}
 
 /**
  * Writes `text` to a new file at `path`, removing first whatever is there (a link the solver left
- * is removed, not followed: the new file is created exclusively).
+ * is removed, not followed: the new file is created exclusively). In pieces: a large puzzle's CNF
+ * is longer than one string can be, and takes its thread tens of seconds to write, so others (the
+ * limits of the solvers running beside it) are let run between them.
  */
-export function writeFresh(path: string, text: string): void {
+export async function writeFresh(path: string, text: string | Iterable<string>): Promise<void> {
   rmSync(path, { force: true, recursive: true });
-  writeFileSync(path, text, { flag: 'wx' });
+  const fd = openSync(path, 'wx');
+  try {
+    for (const piece of typeof text === 'string' ? [text] : text) {
+      await nextTurn();
+      const bytes = Buffer.from(piece, 'utf8');
+      // A write may come back short (a nearly full disk): the rest is written, or the error thrown.
+      for (let at = 0; at < bytes.length; ) {
+        const written = writeSync(fd, bytes, at, bytes.length - at);
+        if (written <= 0) throw new Error(`ENOSPC: no space left writing ${path}`);
+        at += written;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** What kind of file a stat describes, for a message. */

@@ -107,6 +107,12 @@ export function rssBudget(baseRss: number, options: PoolOptions): number {
   return Math.min(baseRss + options.workers * (options.memoryMb * 1.5 + 128) * 1024 * 1024, totalmem() * 0.85);
 }
 
+/** What the harness's own thread holds (its heap, and the buffers outside it), which no worker task does. */
+function ownMemory(): number {
+  const { heapTotal, external } = process.memoryUsage();
+  return heapTotal + external;
+}
+
 /** A task whose thread has not reported its memory for this long (it does not poll) is a suspect. */
 const SILENT_MS = 250;
 /** After stopping a task, memory takes a while to fall: no one else is stopped meanwhile. */
@@ -156,7 +162,8 @@ export class SolverPool {
   constructor(readonly options: PoolOptions) {
     this.shared = this.threads(options.sharedAtStart === false ? 0 : options.workers);
     const budget = rssBudget(process.memoryUsage.rss(), options);
-    this.watchdog = setInterval(() => this.checkMemory(budget), 200);
+    const ownAtStart = ownMemory();
+    this.watchdog = setInterval(() => this.checkMemory(budget, ownAtStart), 200);
     this.watchdog.unref();
   }
 
@@ -185,7 +192,7 @@ export class SolverPool {
     return threads;
   }
 
-  private checkMemory(budget: number): void {
+  private checkMemory(budget: number, ownAtStart: number): void {
     const now = performance.now();
     for (const t of this.inFlight) {
       const reports = t.usage[USAGE_REPORTS]!;
@@ -195,6 +202,9 @@ export class SolverPool {
       }
     }
     if (this.inFlight.size === 0 || now < this.settleUntil || process.memoryUsage.rss() <= budget) return;
+    // What the harness's own thread took since (an external solver's CNF, written from here) is no
+    // worker task's: blamed on a task that went silent, it would stop a bystander.
+    if (process.memoryUsage.rss() - Math.max(0, ownMemory() - ownAtStart) <= budget) return;
     const culprit = memoryCulprit(this.inFlight, this.options.memoryMb / 2, now);
     if (!culprit) return;
     culprit.reason = 'memory';

@@ -73,7 +73,19 @@ export interface FlatNonogramCnf {
 
 /** The CNF of a puzzle (see the module comment); undefined once `shouldStop` returns true. */
 export function encodeNonogramFlat(puzzle: Puzzle, options: EncodeOptions = {}): FlatNonogramCnf | undefined {
-  const { known, shouldStop } = options;
+  const steps = encodeNonogramSteps(puzzle, options);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (options.shouldStop?.()) return undefined;
+  }
+}
+
+/**
+ * The CNF of a puzzle a line at a time: it yields after each line and returns the CNF, so that a
+ * caller sharing its thread (the harness's, encoding for an external solver) can let others run.
+ */
+export function* encodeNonogramSteps(puzzle: Puzzle, options: Omit<EncodeOptions, 'shouldStop'> = {}): Generator<void, FlatNonogramCnf> {
+  const { known } = options;
   const encodeLine = lineEncoders[options.encoding ?? DEFAULT_ENCODING];
   const { width, height } = puzzle;
   const cellVars = width * height;
@@ -97,11 +109,11 @@ export function encodeNonogramFlat(puzzle: Puzzle, options: EncodeOptions = {}):
   };
   for (let r = 0; r < height; r++) {
     encode(puzzle.rows[r]!, r * width, 1, width);
-    if (shouldStop?.()) return undefined;
+    yield;
   }
   for (let c = 0; c < width; c++) {
     encode(puzzle.columns[c]!, c, width, height);
-    if (shouldStop?.()) return undefined;
+    yield;
   }
   return { numVars: sink.nextVar - 1, clauses: sink.out, width, height, cellVars };
 }
