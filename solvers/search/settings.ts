@@ -64,7 +64,7 @@ export function searchParams(defaults: SearchSettings): readonly ParamSpec[] {
   return [
     { name: 'probing', type: 'boolean', default: defaults.probing, meaning: 'probe cells at every search node' },
     { name: 'branch', type: 'enum', values: BRANCH_HEURISTICS, default: defaults.branch, meaning: 'branch cell choice when probing does not rank cells' },
-    { name: 'first', type: 'enum', values: ['filled', 'empty'], default: valueName(defaults.firstValue), meaning: 'value tried first on a branch cell' },
+    { name: 'first', type: 'enum', values: ['filled', 'empty'], default: valueName(defaults.firstValue), meaning: 'value tried first on a branch cell when probing does not rank cells (else the value whose probe decided more)' },
     { name: 'cache', type: 'boolean', default: defaults.cache, meaning: 'cache line results by clue and line state' },
     { name: 'probeScope', type: 'enum', values: ['local', 'all'], default: defaults.probeScope, meaning: 'probe around the last changes, or every cell next to a known one' },
     { name: 'rememberRates', type: 'boolean', default: defaults.rememberRates, meaning: 'rank branch cells by the best rate measured so far' },

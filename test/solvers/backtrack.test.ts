@@ -186,6 +186,19 @@ describe('search bookkeeping', () => {
     expect(r.solutions).toHaveLength(0);
   });
 
+  it('tries param first first only on a cell the probes do not rank, as its declared meaning says', () => {
+    const firstGuess = (extra: Record<string, string | boolean>) => {
+      let value = -1;
+      const trace = { line() {}, probe() {}, solution() {}, learnt() {}, found() {}, backtrack() {}, guess: (_c: number, v: number) => void (value = value < 0 ? v : value) };
+      backtrackStrategy.solve(twoWay, { ...solveOptions({ ...params, params: { first: 'empty', ...extra } }), trace });
+      return value;
+    };
+    expect(firstGuess({})).toBe(FILLED); // the probes rank the cell: their stronger value (both decide all four cells)
+    expect(firstGuess({ probeRanks: false })).toBe(EMPTY);
+    const meaning = backtrackStrategy.params!.find((p) => p.name === 'first')!.meaning;
+    expect(meaning).toMatch(/when probing does not rank cells/);
+  });
+
   it('rejects unknown params', () => {
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { branch: 'sideways' } }))).toThrow(/branch/);
     expect(() => backtrackStrategy.solve(twoWay, solveOptions({ params: { first: 'maybe' } }))).toThrow(/first/);

@@ -190,4 +190,15 @@ describe('parameters on the command line', () => {
     const json = JSON.parse(cli('strategies', '--json').out) as { name: string; params: { name: string }[] }[];
     for (const s of builtInStrategies()) expect(json.find((j) => j.name === s.name)!.params.map((p) => p.name)).toEqual(s.params!.map((p) => p.name));
   });
+
+  it('strategies --json gives each default in its declared type, and a computed one as its text', () => {
+    const listed = JSON.parse(cli('strategies', '--json').out) as { name: string; params: { name: string; default: unknown }[] }[];
+    for (const s of builtInStrategies())
+      for (const spec of s.params!) {
+        const shown = listed.find((j) => j.name === s.name)!.params.find((p) => p.name === spec.name)!.default;
+        expect(shown, `${s.name} ${spec.name}`).toEqual(typeof spec.default === 'function' ? spec.defaultText : spec.default);
+      }
+    const enumeration = listed.find((j) => j.name === 'enumeration')!.params[0]!;
+    expect(enumeration.default).toBe(4_000_000);
+  });
 });

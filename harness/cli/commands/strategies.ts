@@ -17,6 +17,18 @@ export function strategyListing(): string {
   return strategies.map((s) => `${s.name.padEnd(pad)}${s.description}\n${paramLines(s).join('')}`).join('');
 }
 
+/**
+ * The registered strategies as `strategies --json` prints them. A default keeps its type (a number
+ * stays a number, `false` stays false); only a default computed from other parameters is its text.
+ */
+export function strategyDescriptions(): object[] {
+  return builtInStrategies().map((s) => ({
+    name: s.name,
+    description: s.description,
+    params: (s.params ?? []).map((p) => ({ ...p, default: typeof p.default === 'function' ? defaultText(p) : p.default, allowed: allowedText(p) })),
+  }));
+}
+
 export function registerStrategies(program: Command): void {
   program
     .command('strategies')
@@ -24,12 +36,7 @@ export function registerStrategies(program: Command): void {
     .option('--json', 'print a JSON array of {name, description, params}')
     .action((opts: { json?: boolean }) => {
       if (opts.json) {
-        const list = builtInStrategies().map((s) => ({
-          name: s.name,
-          description: s.description,
-          params: (s.params ?? []).map((p) => ({ ...p, default: defaultText(p), allowed: allowedText(p) })),
-        }));
-        process.stdout.write(`${JSON.stringify(list)}\n`);
+        process.stdout.write(`${JSON.stringify(strategyDescriptions())}\n`);
       } else {
         process.stdout.write(strategyListing());
       }
