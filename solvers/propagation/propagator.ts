@@ -88,6 +88,12 @@ export class Propagator {
   /** Array form. */
   private readonly scratch: Uint8Array;
   private readonly arrayCache: ArrayLineCache | null;
+  /**
+   * The array cache's key for each line: the first line of the same length and clue. One
+   * propagation never meets a line's own state twice, so only lines that share a clue let the cache
+   * of a propagation without search (`overlap`) save a solve.
+   */
+  private readonly arrayCacheLine: Int32Array;
 
   constructor(puzzle: Puzzle, solver: LineSolver, options: PropagatorOptions = {}) {
     const { width, height } = puzzle;
@@ -124,6 +130,7 @@ export class Propagator {
     this.setCache = setForm && cache ? new SetLineCache(this.setStride) : null;
     this.scratch = new Uint8Array(longest);
     this.arrayCache = !maskForm && !setForm && cache ? new ArrayLineCache(this.lineCount) : null;
+    this.arrayCacheLine = this.arrayCache ? sameClueLines(this.clues, height, width, height) : new Int32Array(0);
   }
 
   /** True when lines are kept and solved as bit masks (the fast form: the exact solver, lines up to 61 cells). */
@@ -358,7 +365,8 @@ export class Propagator {
     const length = isRow ? this.width : this.height;
     for (let i = 0, k = start; i < length; i++, k += stride) scratch[i] = grid[k]!;
     const cache = this.arrayCache;
-    const found = cache === null ? -1 : cache.lookup(line, scratch, length);
+    const key = cache === null ? line : this.arrayCacheLine[line]!;
+    const found = cache === null ? -1 : cache.lookup(key, scratch, length);
     if (found === CACHE_HIT) this.cacheHits++;
     else if (found === CACHE_IMPOSSIBLE) {
       this.cacheHits++;
@@ -366,7 +374,7 @@ export class Propagator {
     } else {
       this.lineSolves++;
       const ok = this.solver.solve(this.clues[line]!, scratch, length);
-      cache?.store(line, ok ? scratch : null, length);
+      cache?.store(key, ok ? scratch : null, length);
       if (!ok) return false;
     }
     for (let i = 0, k = start; i < length; i++, k += stride) {
@@ -382,4 +390,16 @@ export class Propagator {
     for (let line = 0; line < this.height; line++) n += this.unknownInLine[line]!;
     return n;
   }
+}
+
+/** For each line (rows first), the first line of the same length with the same clue. */
+function sameClueLines(clues: readonly Int32Array[], rows: number, width: number, height: number): Int32Array {
+  const first = new Map<string, number>();
+  return Int32Array.from(clues, (clue, line) => {
+    const key = `${line < rows ? width : height}:${clue.join(',')}`;
+    const seen = first.get(key);
+    if (seen !== undefined) return seen;
+    first.set(key, line);
+    return line;
+  });
 }

@@ -42,6 +42,17 @@ describe('overlap strategy', () => {
     expect(r.solutions).toHaveLength(0);
   });
 
+  it('takes param cache at its word: lines of one clue in one state are solved once with it, each without it', () => {
+    // One propagation never meets a line's own state twice: only lines sharing a clue can hit.
+    const full = makePuzzle([[3], [3], [3]], [[3], [3], [3]]);
+    const cached = overlapStrategy.solve(full, solveOptions({ params: { cache: true } }));
+    const uncached = overlapStrategy.solve(full, solveOptions({ params: { cache: false } }));
+    expect([cached.status, uncached.status]).toEqual(['unique', 'unique']);
+    expect(cached.metrics.extra.cacheHits).toBeGreaterThan(0);
+    expect(uncached.metrics.extra.cacheHits).toBe(0);
+    expect(cached.metrics.lineSolves + cached.metrics.extra.cacheHits!).toBe(uncached.metrics.lineSolves);
+  });
+
   it('reports timeout when stopped, with the cells deduced so far', () => {
     const swing = webpbn(529);
     const r = overlapStrategy.solve(swing, { maxSolutions: 2, shouldStop: () => true, params: { cache: false } });
