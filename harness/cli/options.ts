@@ -104,8 +104,10 @@ export function collectParam(
 ): Record<string, number | boolean | string> {
   const eq = value.indexOf('=');
   if (eq <= 0) throw new InvalidArgumentError(`--param expects key=value, got "${value}"`);
-  const raw = value.slice(eq + 1);
-  return { ...previous, [value.slice(0, eq)]: typedParam(raw) };
+  const key = value.slice(0, eq);
+  // One key given twice is a slip (the last would silently win), as it is inside one STRATEGY:key=value item.
+  if (Object.hasOwn(previous, key)) throw new InvalidArgumentError(`--param ${key} is given twice`);
+  return { ...previous, [key]: typedParam(value.slice(eq + 1)) };
 }
 
 /**

@@ -121,7 +121,8 @@ function parseValue(strategy: string, spec: ParamSpec, raw: ParamValue): ParamVa
       if (raw === false || FALSE_WORDS.has(text)) return false;
       break;
     case 'integer': {
-      const n = typeof raw === 'number' ? raw : /^(\d+|-[1-9]\d*)$/.test(text) ? Number(text) : NaN;
+      // Written as a number is written: `007` is no whole number here (nor would it name the configuration `7` does).
+      const n = typeof raw === 'number' ? raw : /^(0|-?[1-9]\d*)$/.test(text) ? Number(text) : NaN;
       if (Number.isSafeInteger(n) && n >= spec.min && (spec.max === undefined || n <= spec.max)) return n;
       break;
     }

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allowedText, paramDeclarationProblem, ParamError, resolveParams, type ParamSpec } from '../../solvers/api/params.js';
 import { SAT_PARAMS } from '../../solvers/strategies/sat.js';
+import { AUTO_PARAMS } from '../../solvers/strategies/auto.js';
+import { collectParam } from '../../harness/cli/options.js';
 import { builtInStrategies } from '../../solvers/strategies/registry.js';
 import { parseCsv } from '../../harness/results/csv.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -145,6 +147,12 @@ describe('declared parameters', () => {
 });
 
 describe('parameters on the command line', () => {
+  it('refuses a key given twice in --param, and a whole number written with leading zeros, as in one STRATEGY:key=value item', () => {
+    expect(() => collectParam('encoding=blocks', collectParam('encoding=automaton'))).toThrow('--param encoding is given twice');
+    expect(resolveParams('auto', AUTO_PARAMS, { satShare: '10' }).satShare).toBe(10);
+    for (const written of ['01', '007', '-01']) expect(() => resolveParams('auto', AUTO_PARAMS, { satShare: written })).toThrow(`auto: param satShare must be a whole number ≥ 1, got "${written}"`);
+  });
+
   it('solve refuses a misspelt parameter in one line naming the strategy and its parameters (exit 2)', () => {
     const r = cli('solve', 'corpus/puzzles/webpbn/1.non', '--strategy', 'sat', '--param', 'encodng=automaton');
     expect(r.code).toBe(2);
