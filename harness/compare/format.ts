@@ -91,8 +91,12 @@ export const mdText = (s: string) =>
 const markdownTable: TableFn = (header, body) =>
   [header, header.map(() => '---'), ...body].map((row) => `| ${row.map(mdText).join(' | ')} |`).join('\n');
 
+/** Run ids and commits a header line names before it counts the rest. */
+const LISTED_IDS = 3;
+
 function runLine(name: string, info: RunInfo): string {
-  const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
+  // A merge of many shards has a run id each: the first few, and how many more (json lists them all).
+  const list = (xs: string[]) => (xs.length === 0 ? '-' : xs.length <= LISTED_IDS ? xs.join(', ') : `${xs.slice(0, LISTED_IDS).join(', ')} and ${xs.length - LISTED_IDS} more`);
   const calib = info.calibMs === null ? 'no calibration' : `calibration ${info.calibMs.toFixed(2)} ms`;
   const dups = info.duplicates ? ` (${info.duplicates} duplicate row${info.duplicates === 1 ? '' : 's'} dropped)` : '';
   return `${name} ${info.file}: ${info.rows} rows${dups}, run ${list(info.runIds)}, commit ${list(info.gitCommits)}, ${calib}`;

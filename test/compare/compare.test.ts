@@ -387,3 +387,14 @@ describe('compare CLI', () => {
     expect(r.status).toBe(1);
   });
 });
+
+describe('compare header', () => {
+  it('names the first three run ids of a merge of many shards and counts the rest (json lists them all)', () => {
+    const shards = rows(['unique', 'unique', 'unique', 'unique', 'unique'], {}).map((row, i) => ({ ...row, run_id: `shard-${i + 1}` }));
+    const r = compareRuns(csvOf(shards, 'base.csv'), csvOf(rows(['unique', 'unique', 'unique'], { run_id: 'one' }), 'new.csv'));
+    const text = formatComparison(r, 'table');
+    expect(text).toContain('run shard-1, shard-2, shard-3 and 2 more, commit');
+    expect(text).toContain('run one, commit');
+    expect(JSON.parse(formatComparison(r, 'json')).base.run_ids).toEqual(['shard-1', 'shard-2', 'shard-3', 'shard-4', 'shard-5']);
+  });
+});
