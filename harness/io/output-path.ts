@@ -21,7 +21,9 @@ function nearestExisting(path: string): { path: string; isDir: boolean } | undef
  * Makes sure `dir` is a directory, creating it and its parents. A file in the way gives one line
  * naming it (mkdir's own EEXIST/ENOTDIR messages name neither the option nor the real culprit).
  */
-export function ensureDir(dir: string): void {
+export function ensureDir(given: string): void {
+  // Without trailing slashes: stat of `file/` fails (ENOTDIR), and mkdir of it says EEXIST, as of a folder.
+  const dir = given.replace(/(?<=[^/])\/+$/, '');
   const found = nearestExisting(dir);
   if (found && !found.isDir) throw new Error(`${found.path}: exists and is not a directory`);
   // One level at a time, not mkdir's `recursive`: where a folder exists but refuses new children with
@@ -33,6 +35,8 @@ export function ensureDir(dir: string): void {
       mkdirSync(p);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Made meanwhile by another process: a folder will do, a file (or a dangling link) will not.
+      if (!statSync(p, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${p}: exists and is not a directory`);
     }
   }
 }
@@ -44,6 +48,9 @@ export function ensureDir(dir: string): void {
  */
 export function refuseUnwritableFolder(file: string): void {
   ensureParentDir(file);
+  // A device or named pipe (`/dev/null`, `/dev/stdout`, `>(gzip …)`) is written in place: its folder takes nothing.
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing && !existing.isFile() && !existing.isDirectory()) return;
   try {
     accessSync(dirname(file), constants.W_OK);
   } catch (err) {

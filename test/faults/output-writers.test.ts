@@ -163,4 +163,14 @@ describe('an output written at the end of long work', () => {
     expect(r.stdout).toBe('exit 2\nexit 2\n');
     expect(r.stderr).toBe(`nonobench: ${disk}: nothing can be written in this folder (EROFS), so not c.csv\nnonobench: ${disk}: nothing can be written in this folder (EROFS), so not b.csv\n`);
   });
+
+  it.skipIf(!canMountPrivately)('is a device written in place when it is one, whatever its folder takes (/dev/null, /dev/stdout to a user)', () => {
+    const d = tmp();
+    const disk = join(d, 'ro');
+    // A device in a read-only folder, as /dev is to anyone but root: it is written, not its folder.
+    const cli = `${process.execPath} ${resolve(CLI)}`;
+    const script = `mkdir ${disk} && mount -t tmpfs -o size=16k tmpfs ${disk} && touch ${disk}/null && mount --bind /dev/null ${disk}/null && mount -o remount,ro,size=16k ${disk} && ${cli} classify corpus/puzzles/webpbn/1.non --out ${disk}/null -q --workers 1 > /dev/null; echo "exit $?"`;
+    const r = inPrivateMount(script);
+    expect([r.stdout, r.stderr]).toEqual(['exit 0\n', '']);
+  });
 });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { ensureDir } from '../../harness/io/output-path.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSeries, writeSeriesFiles } from '../../corpus/generate.js';
@@ -102,6 +103,22 @@ describe('output paths', () => {
       cli(['generate', '--out', join(file, 'sub')]),
     ]);
     for (const r of [gen, cls, below]) expect([r.code, r.stderr]).toEqual([2, `nonobench: ${file}: exists and is not a directory\n`]);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('an output folder named with a trailing slash, or through a dangling link, that is no folder: refused naming it', () => {
+    const d = tmp();
+    const file = join(d, 'afile');
+    writeFileSync(file, 'x');
+    expect(() => ensureDir(`${file}/`)).toThrow(`${file}: exists and is not a directory`);
+    expect(() => ensureDir(`${file}//`)).toThrow(`${file}: exists and is not a directory`);
+    const dangling = join(d, 'dangling');
+    symlinkSync(join(d, 'nowhere'), dangling);
+    expect(() => ensureDir(dangling)).toThrow(`${dangling}: exists and is not a directory`);
+    // A folder named with a trailing slash is still made, and taken when there.
+    ensureDir(join(d, 'new', 'sub/'));
+    ensureDir(join(d, 'new', 'sub/'));
+    expect(statSync(join(d, 'new', 'sub')).isDirectory()).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
