@@ -204,6 +204,8 @@ async function runLocked(pool: SolverPool, options: RunOptions, out: string, sta
 
   // SIGINT, SIGTERM or SIGHUP: every finished row is already on disk; the tasks in flight end with the process.
   const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal while the threads close (Ctrl-C, then SIGTERM) finds the run already ending.
+    if (interrupted) return;
     interrupted = true;
     killAllExternal();
     progress.stop();

@@ -43,9 +43,13 @@ function blockedPlugin(d: string) {
   return { pipe, ready, plugin };
 }
 
-/** Ctrl-C to a started process; how it ended (SIGKILL after 5 s, should Ctrl-C not end it). */
-async function interrupt(started: ReturnType<typeof start>) {
+/** Ctrl-C to a started process (and `then` a moment later); how it ended (SIGKILL after 5 s, should they not end it). */
+async function interrupt(started: ReturnType<typeof start>, then?: NodeJS.Signals) {
   started.child.kill('SIGINT');
+  if (then) {
+    await sleep(200);
+    started.child.kill(then);
+  }
   const guard = setTimeout(() => started.child.kill('SIGKILL'), 5000);
   const ended = await started.ended;
   clearTimeout(guard);
@@ -177,10 +181,11 @@ describe('a run never destroys or corrupts data', () => {
     const out = join(d, 'blocked.csv');
     const run = start(['run', `${TINY}#1`, '--strategies', plugin, '--param', `pipe=${pipe}`, '--param', `ready=${ready}`, '--warmup', '0', '--workers', '1', '--out', out, '--quiet']);
     while (!existsSync(ready)) await sleep(20);
-    // Before, process.exit waited for the blocked thread for ever: only SIGKILL ended the run.
-    const ended = await interrupt(run);
+    // Before, process.exit waited for the blocked thread for ever: only SIGKILL ended the run. A
+    // SIGTERM while its threads close finds it ending: one line, one exit.
+    const ended = await interrupt(run, 'SIGTERM');
     expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
-    expect(ended.err).toMatch(/interrupted by SIGINT: no row was finished, and .*blocked\.csv is left as it was\n/);
+    expect(ended.err).toMatch(/^\ninterrupted by SIGINT: no row was finished, and .*blocked\.csv is left as it was\n$/);
     expect(existsSync(`${out}.lock`)).toBe(false);
   }, 20_000);
 
