@@ -84,7 +84,7 @@ const modelLimitBytes = (numVars: number) => (1 << 20) + 12 * numVars;
  * automaton CNF has 10 million variables, 100 MB of `v` lines), at least MAX_STDOUT_BYTES, and
  * never more than one string holds.
  */
-export const modelStdoutLimit = (numVars: number) => Math.min(Math.max(MAX_STDOUT_BYTES, modelLimitBytes(numVars)), bufferConstants.MAX_STRING_LENGTH);
+const modelStdoutLimit = (numVars: number) => Math.min(Math.max(MAX_STDOUT_BYTES, modelLimitBytes(numVars)), bufferConstants.MAX_STRING_LENGTH);
 
 /**
  * A model file's text. One far longer than any model of `numVars` variables is refused unread:

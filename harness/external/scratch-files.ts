@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { writeAll } from '../io/write-all.js';
 
 /**
  * Files in a folder an external solver can write to, read and written so that the solver cannot
@@ -25,13 +26,7 @@ export async function writeFresh(path: string, text: string | Iterable<string>):
   try {
     for (const piece of typeof text === 'string' ? [text] : text) {
       await nextTurn();
-      const bytes = Buffer.from(piece, 'utf8');
-      // A write may come back short (a nearly full disk): the rest is written, or the error thrown.
-      for (let at = 0; at < bytes.length; ) {
-        const written = writeSync(fd, bytes, at, bytes.length - at);
-        if (written <= 0) throw new Error(`ENOSPC: no space left writing ${path}`);
-        at += written;
-      }
+      writeAll(fd, Buffer.from(piece, 'utf8'));
     }
   } finally {
     closeSync(fd);

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { refuseIfLocked } from './output-lock.js';
@@ -6,6 +6,7 @@ import { REPORTS_DIR } from '../../corpus/paths.js';
 import { refuseInputAsOutput } from '../../corpus/input-files.js';
 import { withDefaultStopSignals } from '../../corpus/stop-signals.js';
 import { OutputWriteError } from './thrown.js';
+import { writeAll } from './write-all.js';
 
 /** The nearest existing path at or above `path` (undefined when none can be stat'ed). */
 function nearestExisting(path: string): { path: string; isDir: boolean } | undefined {
@@ -90,20 +91,16 @@ export function writeOutputFile(file: string, text: string | Iterable<string>): 
 function writeInPlace(file: string, pieces: Iterable<string>): void {
   const fd = openSync(file, 'w');
   try {
-    for (const piece of pieces) writeAll(file, fd, Buffer.from(piece, 'utf8'));
+    for (const piece of pieces) writePiece(file, fd, piece);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Writes all of `bytes`: a write that comes back short (a nearly full disk) is finished. */
-function writeAll(file: string, fd: number, bytes: Buffer): void {
+/** Writes all of `piece` (see writeAll); a failure is an OutputWriteError naming `file`. */
+function writePiece(file: string, fd: number, piece: string): void {
   try {
-    for (let at = 0; at < bytes.length; ) {
-      const written = writeSync(fd, bytes, at, bytes.length - at);
-      if (written <= 0) throw Object.assign(new Error('ENOSPC: no space left: a write took no bytes'), { code: 'ENOSPC' });
-      at += written;
-    }
+    writeAll(fd, Buffer.from(piece, 'utf8'));
   } catch (err) {
     throw new OutputWriteError(file, err);
   }
@@ -127,7 +124,7 @@ function replaceWhole(file: string, pieces: Iterable<string>, mode: number | und
   try {
     // open's mode passes through the umask: the replaced file's own mode is set as it was.
     if (mode !== undefined) fchmodSync(fd, mode & 0o7777);
-    for (const piece of pieces) writeAll(file, fd, Buffer.from(piece, 'utf8'));
+    for (const piece of pieces) writePiece(file, fd, piece);
     try {
       fsyncSync(fd);
     } catch (err) {

@@ -6,9 +6,11 @@ import { dirname } from 'node:path';
 import { stringify, type Options as StringifyOptions } from 'csv-stringify/sync';
 import { clip, InputError } from '../../corpus/errors.js';
 import { OutputWriteError } from '../io/thrown.js';
+import { writeAll, type WriteBytes } from '../io/write-all.js';
 import { scanCsvFile, scanCsvText, type CsvEncoding, type CsvRow, type CsvScan } from './csv-read.js';
 
 export * from './csv-read.js';
+export type { WriteBytes } from '../io/write-all.js';
 
 /**
  * CSV as RFC 4180 writes it, everywhere: every writer quotes a field holding a quote, a comma, a CR or
@@ -99,23 +101,10 @@ export class BufferedWriter {
 
   private writeOut(bytes: Uint8Array, length: number): void {
     try {
-      writeWhole(this.fd, bytes, 0, length);
+      writeAll(this.fd, bytes, 0, length);
     } catch (err) {
       throw this.file === undefined ? err : new OutputWriteError(this.file, err);
     }
-  }
-}
-
-/** writeSync's form CsvAppender uses: bytes written, which may be fewer than asked (a nearly full disk). */
-export type WriteBytes = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
-
-/** Writes bytes `offset` to `offset + length` whole: writeSync may write only part of them (a nearly full disk). */
-function writeWhole(fd: number, bytes: Uint8Array, offset: number, length: number, write: WriteBytes = writeSync): void {
-  for (let done = 0; done < length; ) {
-    const written = write(fd, bytes, offset + done, length - done);
-    // A write that takes nothing would be tried forever.
-    if (written <= 0) throw Object.assign(new Error('no space left: a write took no bytes'), { code: 'ENOSPC' });
-    done += written;
   }
 }
 
@@ -189,8 +178,8 @@ export class CsvAppender {
     const bytes = Buffer.from(text, 'utf8');
     try {
       // A pipe whose reader stopped reading blocks the write: Ctrl-C must still end the run.
-      if (now.isFIFO()) withDefaultStopSignals(() => writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes));
-      else writeWhole(this.fd, bytes, 0, bytes.length, this.writeBytes);
+      if (now.isFIFO()) withDefaultStopSignals(() => writeAll(this.fd, bytes, 0, bytes.length, this.writeBytes));
+      else writeAll(this.fd, bytes, 0, bytes.length, this.writeBytes);
     } catch (err) {
       this.failed = err;
       try {

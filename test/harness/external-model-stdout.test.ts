@@ -12,10 +12,9 @@ const MANY_VARIABLES = 7_000_000;
 
 vi.mock('../../solvers/sat/encodings/encode.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../solvers/sat/encodings/encode.js')>();
+  // The external runner's only encoder.
   return {
     ...real,
-    encodeNonogram: (...args: Parameters<typeof real.encodeNonogram>) => ({ ...real.encodeNonogram(...args), numVars: MANY_VARIABLES }),
-    encodeNonogramFlat: (...args: Parameters<typeof real.encodeNonogramFlat>) => ({ ...real.encodeNonogramFlat(...args)!, numVars: MANY_VARIABLES }),
     encodeNonogramSteps: function* (...args: Parameters<typeof real.encodeNonogramSteps>) {
       return { ...(yield* real.encodeNonogramSteps(...args)), numVars: MANY_VARIABLES };
     },

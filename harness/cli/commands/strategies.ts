@@ -21,7 +21,7 @@ export function strategyListing(): string {
  * The registered strategies as `strategies --json` prints them. A default keeps its type (a number
  * stays a number, `false` stays false); only a default computed from other parameters is its text.
  */
-export function strategyDescriptions(): object[] {
+function strategyDescriptions(): object[] {
   return builtInStrategies().map((s) => ({
     name: s.name,
     description: s.description,
