@@ -125,6 +125,21 @@ describe('report on a real run', () => {
   });
 });
 
+/** The fixture's puzzles that need guessing, most dead ends first, as the section lists them under `config`: [puzzle, configuration, dead ends]. */
+const fixtureGuesses = (config: string) => [
+  ['corpus/puzzles/hard.non', config, '140'],
+  ['corpus/puzzles/web.non#2', config, '12'],
+  ['corpus/puzzles/dog.non', config, '3'],
+];
+
+/** The report's section on guessing, for these rows written as a run CSV named `name`. */
+async function guessingSection(name: string, columns: string[], records: Record<string, string>[]): Promise<string> {
+  const file = join(tmp(), name);
+  writeCsv(file, columns, records);
+  const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
+  return html.slice(html.indexOf('Puzzles that need guessing'));
+}
+
 describe('report on CSV fixtures', () => {
   it('lists the puzzles that need guessing, most dead ends first', async () => {
     const html = await buildReport(loadRunCsv(`${CSV_FIX}/base.csv`, REPORT_COLUMNS));
@@ -132,11 +147,7 @@ describe('report on CSV fixtures', () => {
     const [header, ...rows] = tableRows(section);
     expect(header).toEqual(['puzzle', 'title', 'size', 'strategy', 'status', 'dead ends', 'decisions', 'max depth', 'median wall ms']);
     // backtrack: cat needs no guess (0 dead ends, 0 decisions); overlap never guesses.
-    expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual([
-      ['corpus/puzzles/hard.non', 'backtrack', '140'],
-      ['corpus/puzzles/web.non#2', 'backtrack', '12'],
-      ['corpus/puzzles/dog.non', 'backtrack', '3'],
-    ]);
+    expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual(fixtureGuesses('backtrack'));
   });
 
   it('lists only rows that guessed, and prefers probe, whose probing contradictions are no guesses', async () => {
@@ -144,10 +155,7 @@ describe('report on CSV fixtures', () => {
     const probe = records
       .filter((r) => r.strategy === 'backtrack')
       .map((r) => ({ ...r, strategy: 'probe', dead_ends: r.puzzle_path.endsWith('hard.non') ? '9' : '4', decisions: r.puzzle_path.endsWith('hard.non') ? '2' : '0' }));
-    const file = join(tmp(), 'with-probe.csv');
-    writeCsv(file, columns, [...records, ...probe]);
-    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
-    const [, ...rows] = tableRows(html.slice(html.indexOf('Puzzles that need guessing')));
+    const [, ...rows] = tableRows(await guessingSection('with-probe.csv', columns, [...records, ...probe]));
     expect(rows.map((r) => [r[0], r[3], r[5], r[6]])).toEqual([['corpus/puzzles/hard.non', 'probe', '9', '2']]);
   });
 
@@ -156,18 +164,11 @@ describe('report on CSV fixtures', () => {
     const cols = [...columns, 'config'];
     // backtrack under a configuration name of its own; overlap (which never guesses) named "probe".
     const renamed = records.map((r) => ({ ...r, config: r.strategy === 'backtrack' ? 'backtrack:first=empty' : 'probe' }));
-    const file = join(tmp(), 'renamed.csv');
-    writeCsv(file, cols, renamed);
-    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
-    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    const section = await guessingSection('renamed.csv', cols, renamed);
     expect(section).not.toContain('Neither the backtrack nor the probe strategy');
     expect(section).not.toContain('every one was solved by deduction alone');
     const [, ...rows] = tableRows(section);
-    expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual([
-      ['corpus/puzzles/hard.non', 'backtrack:first=empty', '140'],
-      ['corpus/puzzles/web.non#2', 'backtrack:first=empty', '12'],
-      ['corpus/puzzles/dog.non', 'backtrack:first=empty', '3'],
-    ]);
+    expect(rows.map((r) => [r[0], r[3], r[5]])).toEqual(fixtureGuesses('backtrack:first=empty'));
   });
 
   it('does not take probe with probing off for probe: its guesses are where line logic alone stops', async () => {
@@ -176,10 +177,7 @@ describe('report on CSV fixtures', () => {
     const rows = records.map((r) =>
       r.strategy === 'backtrack' ? { ...r, strategy: 'probe', config: 'probe:probing=false', params: '{"probing":false}' } : { ...r, config: r.strategy, params: '{}' },
     );
-    const file = join(tmp(), 'probing-off.csv');
-    writeCsv(file, cols, rows);
-    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
-    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    const section = await guessingSection('probing-off.csv', cols, rows);
     expect(section).not.toContain('contradiction probing did not finish them');
     expect(section).toContain('Puzzles on which probe (configuration probe:probing=false) made decisions (guesses): line logic alone did not finish them');
   });
@@ -187,10 +185,7 @@ describe('report on CSV fixtures', () => {
   it('does not say every puzzle was solved by deduction when the guessing strategy solved none', async () => {
     const { columns, records } = readCsv(`${CSV_FIX}/base.csv`);
     const timedOut = records.map((r) => ({ ...r, status: 'timeout', verified: '', dead_ends: '', decisions: '', max_depth: '', cells_resolved: '', resolved_pct: '', line_solves: '', solutions_found: '' }));
-    const file = join(tmp(), 'timeouts.csv');
-    writeCsv(file, columns, timedOut);
-    const html = await buildReport(loadRunCsv(file, REPORT_COLUMNS));
-    const section = html.slice(html.indexOf('Puzzles that need guessing'));
+    const section = await guessingSection('timeouts.csv', columns, timedOut);
     expect(section).not.toContain('every one was solved by deduction alone');
     expect(section).toMatch(/backtrack left \d+ of its \d+ puzzles unsolved with no guess recorded/);
   });
