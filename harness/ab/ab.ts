@@ -127,6 +127,7 @@ export async function abRounds(base: Build, next: Build, o: Pick<AbOptions, 'run
 /** Runs two builds interleaved and compares NEW against BASE. */
 export async function abBuilds(base: Build, next: Build, o: Pick<AbOptions, 'runArgs' | 'rounds' | 'outDir' | 'cwd' | 'compare' | 'log'>): Promise<AbResult> {
   const runs = await abRounds(base, next, o);
-  const comparison = compareRuns(loadRunTable(runs.baseCsv), loadRunTable(runs.newCsv), o.compare);
+  // Round r of each side ran beside round r of the other: strategies are judged over the rounds.
+  const comparison = compareRuns(loadRunTable(runs.baseCsv), loadRunTable(runs.newCsv), { ...o.compare, pairedRounds: true });
   return { base, next, runs, comparison };
 }

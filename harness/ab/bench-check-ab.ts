@@ -96,7 +96,7 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   renameSync(runs.newCsv, out);
   const rerun = loadRunTable(out);
   const facts = withAdvisoryTime(compareRuns(baseline, rerun, options.compare));
-  const time = compareRuns(loadRunTable(runs.baseCsv), rerun, options.compare);
+  const time = compareRuns(loadRunTable(runs.baseCsv), rerun, { ...options.compare, pairedRounds: true });
   const failed = facts.failed || time.failed;
   return {
     config,

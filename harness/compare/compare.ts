@@ -4,6 +4,7 @@ import { benjaminiHochberg, familyShift, type FamilyShift } from './family.js';
 import { beyondThreshold, counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
+import { pairRoundLogs, roundShift } from './rounds.js';
 import { chooseTimeBasis, type TimeBasis, type TimeChoice } from './time-basis.js';
 import { compareSettings, SettingsRefusal, type SettingsComparison } from './settings.js';
 
@@ -106,6 +107,11 @@ export interface CompareOptions {
   allowDifferent: boolean;
   /** How the command gets enough repetitions for a time verdict, told after `time inconclusive …`. */
   moreReps: string;
+  /**
+   * Repetition r of both runs ran in the same round, the two sides one after the other (ab,
+   * bench-check --ab): a strategy's typical ratio is then judged over the rounds (rounds.ts).
+   */
+  pairedRounds?: boolean;
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
@@ -223,17 +229,21 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
   const { basis, note: timeBasisNote } = chooseTimeBasis(base.groups, next.groups, matched, options.time ?? 'auto');
   const speedFactor = basis === 'wall' && options.normalize && base.info.calibMs && next.info.calibMs ? base.info.calibMs / next.info.calibMs : 1;
   const pairs: PairComparison[] = [];
+  const roundLogs = options.pairedRounds ? new Map<PairComparison, Map<number, number>>() : undefined;
   for (const [p, q] of matched) {
     const baseRows = rowsOf(base.groups, p);
+    const nextRows = rowsOf(next.groups, q);
     const b = summariseRows(baseT, baseRows, 1, basis);
-    const n = summariseRows(nextT, rowsOf(next.groups, q), speedFactor, basis);
+    const n = summariseRows(nextT, nextRows, speedFactor, basis);
     const status = judgeStatus(b, n);
     // Times of a solve that now ends differently (say stuck instead of solved) measure different work.
     const time = status.verdict === 'regression' || status.verdict === 'improvement' ? null : judgeTime(b, n, options);
-    pairs.push({ ...keyOf(baseT, baseRows[0]!), title: baseT.str('title', baseRows[0]!), base: b, next: n, time, status, counterChanges: counterChanges(b, n) });
+    const pair: PairComparison = { ...keyOf(baseT, baseRows[0]!), title: baseT.str('title', baseRows[0]!), base: b, next: n, time, status, counterChanges: counterChanges(b, n) };
+    pairs.push(pair);
+    roundLogs?.set(pair, pairRoundLogs(baseT, baseRows, nextT, nextRows, basis, speedFactor));
   }
   confirmAmongAll(pairs, options);
-  const strategies = strategyRatios(pairs, options); // in the order the runs list them, before the pairs are sorted
+  const strategies = strategyRatios(pairs, options, roundLogs); // in the order the runs list them, before the pairs are sorted
   pairs.sort(bySeverity);
   const repsOf = (sideOf: (p: PairComparison) => SideSummary) => {
     let min = Infinity;
@@ -310,18 +320,21 @@ function confirmAmongAll(pairs: PairComparison[], options: CompareOptions): void
  * Per strategy: the geometric mean of NEW/BASE over the puzzles solved on both sides, and the
  * typical factor over every pair whose time was judged, with its interval and verdict by the
  * pairs' rule (see family.ts): what a change of code does to a strategy, it mostly does on many
- * puzzles, where each pair alone carries too little evidence.
+ * puzzles, where each pair alone carries too little evidence. With `roundLogs` (runs that took
+ * turns in rounds) the interval is over the rounds instead (see rounds.ts).
  */
-function strategyRatios(pairs: PairComparison[], options: CompareOptions): StrategyRatio[] {
+function strategyRatios(pairs: PairComparison[], options: CompareOptions, roundLogs?: Map<PairComparison, Map<number, number>>): StrategyRatio[] {
   const names = [...new Set(pairs.map((p) => p.strategy))];
   return names.map((strategy) => {
     const mine = pairs.filter((p) => p.strategy === strategy);
     const solved = mine.filter((p) => isSolvedStatus(p.base.status) && isSolvedStatus(p.next.status) && p.time);
     const timed = mine.filter((p) => p.time && p.time.verdict !== 'inconclusive');
-    const shift = familyShift(
-      timed.map((p) => p.time!.ratio),
-      options.confidence,
-    );
+    const shift = roundLogs
+      ? roundShift(byRound(timed, roundLogs), timed.length, options.confidence)
+      : familyShift(
+          timed.map((p) => p.time!.ratio),
+          options.confidence,
+        );
     const verdict: TimeVerdict | null = shift.low === null ? null : beyondThreshold(shift.low, shift.high, options.threshold);
     return {
       strategy,
@@ -336,6 +349,18 @@ function strategyRatios(pairs: PairComparison[], options: CompareOptions): Strat
       verdict,
     };
   });
+}
+
+/** The log ratios of the given pairs, gathered by round. */
+function byRound(pairs: PairComparison[], roundLogs: Map<PairComparison, Map<number, number>>): Map<number, number[]> {
+  const rounds = new Map<number, number[]>();
+  for (const p of pairs)
+    for (const [r, log] of roundLogs.get(p)!) {
+      const list = rounds.get(r);
+      if (list) list.push(log);
+      else rounds.set(r, [log]);
+    }
+  return rounds;
 }
 
 /**

@@ -71,6 +71,8 @@ function signCut(n: number, confidence: number): { k: number; achieved: number }
 export interface FamilyShift {
   /** Pairs that went in. */
   pairs: number;
+  /** Rounds the interval was taken over, when the runs took turns in rounds (see rounds.ts); absent for an interval over pairs. */
+  rounds?: number;
   /** exp of the Hodges–Lehmann estimate: the median of the Walsh averages of the log ratios. */
   factor: number;
   /** Interval for it at `achieved` confidence, or null when the pairs are too few for the confidence asked. */

@@ -175,7 +175,7 @@ function formatText(result: CompareResult, table: TableFn): string {
     line(
       result.timeAdvisory
         ? 'time never fails here: its verdicts are advice (a baseline measured under another load; bench-check --ab judges time A/B)'
-        : `time fails for a strategy whose typical ratio over its pairs has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
+        : `time fails for a strategy whose typical ratio ${o.pairedRounds ? "over its pairs, judged over the rounds (each round's median ratio; Student's t)," : 'over its pairs'} has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
           `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`,
     ),
     line('order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)'),
@@ -228,7 +228,11 @@ function formatText(result: CompareResult, table: TableFn): string {
       String(s.bothSolved),
       ratio(s.geomeanRatio),
       ratio(s.shift.pairs ? s.shift.factor : null),
-      s.shift.low === null ? `(${s.shift.pairs} timed: too few)` : `[${s.shift.low.toFixed(3)}, ${s.shift.high!.toFixed(3)}]`,
+      s.shift.low !== null
+        ? `[${s.shift.low.toFixed(3)}, ${s.shift.high!.toFixed(3)}]`
+        : s.shift.rounds === undefined || s.shift.pairs === 0
+          ? `(${s.shift.pairs} timed: too few)`
+          : `(${s.shift.rounds} rounds: too few)`,
       s.verdict ?? '-',
       String(s.timeRegressions),
       String(s.timeImprovements),
@@ -254,7 +258,10 @@ export function verdictLine(result: CompareResult): string {
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   if (!result.timeAdvisory) {
     for (const s of result.strategies.filter((s) => s.verdict === 'regression'))
-      parts.push(`${s.strategy} ${s.shift.factor.toFixed(3)}× slower over ${plural(s.shift.pairs, 'pair')} (${percentLabel(result.options.confidence)} CI [${s.shift.low!.toFixed(3)}, ${s.shift.high!.toFixed(3)}])`);
+      parts.push(
+        `${s.strategy} ${s.shift.factor.toFixed(3)}× slower over ${plural(s.shift.pairs, 'pair')}${s.shift.rounds === undefined ? '' : ` in ${plural(s.shift.rounds, 'round')}`} ` +
+          `(${percentLabel(result.options.confidence)} CI [${s.shift.low!.toFixed(3)}, ${s.shift.high!.toFixed(3)}])`,
+      );
     if (c.timeRegressionsConfirmed) parts.push(plural(c.timeRegressionsConfirmed, 'time regression'));
   }
   if (c.statusRegressions) parts.push(plural(c.statusRegressions, 'status regression'));

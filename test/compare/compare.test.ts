@@ -264,7 +264,7 @@ describe('output formats', () => {
     expect(json.format).toBe('nonobench-compare');
     expect(json.format_version).toBe(1);
     expect(json.summary).toMatchObject({ time_regressions: 1, status_regressions: 1, failed: true, exit_code: 1 });
-    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 1, normalize: true, time: 'auto', allow_different: false });
+    expect(json.settings).toEqual({ threshold: 0.1, confidence: 0.95, strict_counters: false, min_time_ms: 1, normalize: true, time: 'auto', allow_different: false, paired_rounds: false });
     // The fixtures predate cpu_ms: wall time, saying why.
     expect([json.time_basis, json.time_basis_note]).toEqual(['wall', `${FIX}/base.csv has no cpu_ms column`]);
     expect(json.setting_differences).toEqual([]);

@@ -119,11 +119,13 @@ export function registerCompare(program: Command): void {
       .description('compare two run CSVs: time regressions with confidence intervals, status and counter changes (exit 1 on a regression)')
       .argument('<base>', 'the reference run CSV')
       .argument('<new>', 'the run CSV to check against it'),
-  ).action((base: string, next: string, o) => {
-    const result = refusingDifferent('compare', () => compareFiles(base, next, compareOptionsOf(o)));
-    if (!result) return;
-    noteSettings('compare', result, o.format as CompareFormat);
-    emitChunks(comparisonChunks(result, o.format as CompareFormat), o.out);
-    process.exitCode = result.exitCode;
-  });
+  )
+    .option('--paired-rounds', "repetition r of both runs ran in the same round, one after the other (as ab's base.csv and new.csv): judge each strategy over the rounds")
+    .action((base: string, next: string, o) => {
+      const result = refusingDifferent('compare', () => compareFiles(base, next, { ...compareOptionsOf(o), pairedRounds: !!o.pairedRounds }));
+      if (!result) return;
+      noteSettings('compare', result, o.format as CompareFormat);
+      emitChunks(comparisonChunks(result, o.format as CompareFormat), o.out);
+      process.exitCode = result.exitCode;
+    });
 }

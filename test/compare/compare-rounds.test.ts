@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
+import { roundShift } from '../../harness/compare/rounds.js';
+import { formatComparison } from '../../harness/compare/format.js';
+import type { CsvRecord } from '../../harness/results/csv.js';
+
+/**
+ * Two sides of an A/B run in rounds: `puzzles` puzzles of one strategy, repetition r being round r.
+ * Each time is the puzzle's own time × `factor(round)` (the side's load or code in that round) ×
+ * a jitter of ±`jitter`.
+ */
+function side(file: string, o: { rounds: number; puzzles?: number; factor: (round: number) => number; jitter?: number; seed: number }): RunCsv {
+  const { rounds, puzzles = 60, factor, jitter = 0.03 } = o;
+  let s = o.seed;
+  const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const records: CsvRecord[] = [];
+  for (let r = 1; r <= rounds; r++)
+    for (let p = 0; p < puzzles; p++)
+      records.push({
+        puzzle_id: `p${p}`,
+        puzzle_path: `p${p}.non`,
+        strategy: 'backtrack',
+        rep: String(r),
+        status: 'unique',
+        verified: 'true',
+        time_ms: String((20 + 7 * p) * factor(r) * (1 - jitter + 2 * jitter * rand())),
+        dead_ends: '3',
+        decisions: '4',
+        line_solves: '100',
+      });
+  return { file, columns: Object.keys(records[0]!), records };
+}
+
+const paired = { ...DEFAULT_COMPARE_OPTIONS, pairedRounds: true };
+
+describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
+  // NEW's turns of rounds 1–3 ran while something else loaded the machine: every task of those turns took 1.25×.
+  const base = side('base.csv', { rounds: 5, factor: () => 1, seed: 1 });
+  const loaded = side('new.csv', { rounds: 5, factor: (r) => (r <= 3 ? 1.25 : 1), seed: 2 });
+
+  it('does not call load on three of five turns a regression, where an interval over puzzles does', () => {
+    const overPuzzles = compareRuns(base, loaded);
+    expect(overPuzzles.strategies[0]!.verdict).toBe('regression');
+    expect(overPuzzles.failed).toBe(true);
+    const overRounds = compareRuns(base, loaded, paired);
+    const s = overRounds.strategies[0]!;
+    expect(s.shift.rounds).toBe(5);
+    expect(s.shift.low!).toBeLessThan(1.1);
+    expect(s.verdict).not.toBe('regression');
+    expect(overRounds.failed).toBe(false);
+  });
+
+  it('still fails a slowdown of the code, which every round shows', () => {
+    const slower = side('new.csv', { rounds: 5, factor: () => 1.3, seed: 3 });
+    const r = compareRuns(base, slower, paired);
+    const s = r.strategies[0]!;
+    expect(s.verdict).toBe('regression');
+    expect(s.shift.factor).toBeGreaterThan(1.25);
+    expect(s.shift.factor).toBeLessThan(1.35);
+    expect(r.failed).toBe(true);
+    const text = formatComparison(r, 'table');
+    expect(text).toContain('judged over the rounds');
+    expect(text).toMatch(/backtrack 1\.\d{3}× slower over 60 pairs in 5 rounds \(95% CI \[/);
+    // And an improvement of the code likewise.
+    expect(compareRuns(slower, base, paired).strategies[0]!.verdict).toBe('improvement');
+  });
+
+  it('gives no interval below three rounds, and says so', () => {
+    // Three repetitions a side, but NEW's third in a round BASE lacks: two rounds with both sides.
+    const b = side('b.csv', { rounds: 3, factor: () => 1, seed: 4 });
+    const n = side('n.csv', { rounds: 3, factor: () => 2, seed: 5 });
+    for (const rec of n.records) if (rec.rep === '3') rec.rep = '4';
+    const r = compareRuns(b, n, paired);
+    const s = r.strategies[0]!;
+    expect([s.shift.rounds, s.shift.low, s.verdict]).toEqual([2, null, null]);
+    expect(formatComparison(r, 'table')).toContain('(2 rounds: too few)');
+    expect(r.failed).toBe(false);
+  });
+
+  it('skips a round one side lacks', () => {
+    const cut = side('new.csv', { rounds: 5, factor: () => 1.3, seed: 6 });
+    cut.records = cut.records.filter((rec) => rec.rep !== '4');
+    const r = compareRuns(base, cut, paired);
+    expect(r.strategies[0]!.shift.rounds).toBe(4);
+    expect(r.strategies[0]!.verdict).toBe('regression');
+  });
+
+  it('property: load on at most three of five turns of one side is never a regression of the code', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }),
+        fc.double({ min: 0.01, max: 3, noNaN: true }),
+        fc.array(fc.double({ min: -0.005, max: 0.005, noNaN: true }), { minLength: 20, maxLength: 20 }),
+        (loadedRounds, load, noise) => {
+          const perRound = new Map<number, number[]>();
+          for (let r = 1; r <= 5; r++) perRound.set(r, noise.map((e) => e + (loadedRounds.includes(r) ? load : 0)));
+          const s = roundShift(perRound, 20, 0.95);
+          return Math.log(s.low!) < Math.log1p(0.1);
+        },
+      ),
+    );
+  });
+
+  it('property: swapping the sides inverts the factor and its interval', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 1, maxLength: 9 }), { minLength: 3, maxLength: 8 }), (rounds) => {
+        const forward = roundShift(new Map(rounds.map((logs, r) => [r + 1, logs])), 9, 0.95);
+        const backward = roundShift(new Map(rounds.map((logs, r) => [r + 1, logs.map((x) => -x)])), 9, 0.95);
+        const close = (a: number, b: number) => Math.abs(Math.log(a) - Math.log(b)) < 1e-9;
+        return close(forward.factor, 1 / backward.factor) && close(forward.low!, 1 / backward.high!) && close(forward.high!, 1 / backward.low!);
+      }),
+    );
+  });
+});
