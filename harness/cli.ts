@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { inputProblems } from '../corpus/errors.js';
 import { trackInputFiles } from '../corpus/input-files.js';
 import { ParamError } from '../solvers/api/params.js';
-import { EXIT_FAILED, OutputWriteError, thrownMessage, UsageError } from './io/thrown.js';
+import { EXIT_FAILED, Failure, thrownMessage, UsageError } from './io/thrown.js';
 import { VERSION } from './run/version.js';
 import { registerCommands } from './cli/commands.js';
 
@@ -59,6 +59,6 @@ try {
     process.stderr.write(`nonobench: ${thrownMessage(err)}\n`);
     if ((err instanceof UsageError || err instanceof ParamError) && running) process.stderr.write(`(see nonobench ${running} --help)\n`);
   }
-  // An output a full disk could not take is a failure, not bad input.
-  process.exitCode = err instanceof OutputWriteError ? EXIT_FAILED : EXIT_BAD_INPUT;
+  // An output a full disk could not take, or a build that broke, is a failure, not bad input.
+  process.exitCode = err instanceof Failure ? EXIT_FAILED : EXIT_BAD_INPUT;
 }

@@ -2,6 +2,7 @@ import { Interrupted, runChild } from './child.js';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Failure, thrownMessage } from '../io/thrown.js';
 
 /**
  * Builds of nonobench at given commits, each made once in a git worktree of its own under a cache
@@ -16,6 +17,22 @@ export interface Build {
   commit: string;
   dir: string;
   cli: string;
+}
+
+/** A ref that names a commit but could not be built (a failing `npm run build`, `npm ci` without a network): a failure, exit 1. */
+export class BuildFailure extends Failure {
+  constructor(label: string, cause: unknown) {
+    super(`${label}: its build failed: ${thrownMessage(cause)}`);
+  }
+}
+
+/** Runs the steps of a build; anything they throw but an interrupt is a BuildFailure naming the ref. */
+async function building<T>(label: string, steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (err) {
+    throw err instanceof Interrupted ? err : new BuildFailure(label, err);
+  }
 }
 
 /** Marks a finished build: a folder without it was left by a build that failed or was killed. */
@@ -84,14 +101,16 @@ export async function cachedBuild(root: string, ref: string, cacheDir: string, l
   try {
     if (finished()) return build; // built by another caller while this one waited
     log(`building ${ref} (${commit.slice(0, 12)}) in ${dir}`);
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // a build that did not finish
-    // --force also takes the place of a worktree of this path that git still records but whose folder is gone.
-    await git(root, 'worktree', 'add', '--detach', '--force', dir, commit);
-    await installDependencies(root, dir);
-    await runQuiet('npm', ['run', 'build', '--silent'], dir);
-    if (!existsSync(build.cli)) throw new Error(`${ref}: its build made no ${build.cli}`);
-    writeFileSync(join(dir, BUILT_MARK), `${commit}\n`);
-    return build;
+    return await building(`${ref} (${commit.slice(0, 12)})`, async () => {
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // a build that did not finish
+      // --force also takes the place of a worktree of this path that git still records but whose folder is gone.
+      await git(root, 'worktree', 'add', '--detach', '--force', dir, commit);
+      await installDependencies(root, dir);
+      await runQuiet('npm', ['run', 'build', '--silent'], dir);
+      if (!existsSync(build.cli)) throw new Error(`it made no ${build.cli}`);
+      writeFileSync(join(dir, BUILT_MARK), `${commit}\n`);
+      return build;
+    });
   } finally {
     await release();
   }
@@ -123,6 +142,6 @@ export async function workingTreeBuild(root: string, log: (line: string) => void
   const head = await commitOf(root, 'HEAD');
   const dirty = (await git(root, 'status', '--porcelain', '--untracked-files=no')) !== '';
   log(`building the working tree in ${root}`);
-  await runQuiet('npm', ['run', 'build', '--silent'], root);
+  await building('the working tree', () => runQuiet('npm', ['run', 'build', '--silent'], root));
   return { label: 'working tree', commit: dirty ? `${head}-dirty` : head, dir: root, cli: cliOf(root) };
 }

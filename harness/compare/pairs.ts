@@ -1,6 +1,6 @@
 import { medianOfSorted } from '../results/median.js';
 import type { RunColumn } from '../results/row.js';
-import { taskOrder, type RunTable } from './table.js';
+import { taskOrder, type RunTable, type TextColumn } from './table.js';
 
 /**
  * A run's rows grouped by pair — one (puzzle_id, puzzle_path, config) with all its repetitions —
@@ -64,14 +64,15 @@ export function groupPairs(t: RunTable): PairGroups {
 }
 
 /**
- * The groups without rows repeating an earlier one: the same repetition of a pair (or, without a
- * rep column, the same task of the same run), as left by concatenated files or a resume run twice.
+ * The groups without rows repeating an earlier one: the same repetition of a pair (or, for a row
+ * without a rep, the same task of the same run), as left by concatenated files or a resume run twice.
+ * A row with neither is kept: nothing says it repeats another.
  */
 export function withoutRepeats(g: PairGroups): PairGroups {
   const t = g.table;
   const rep = t.num('rep');
   const task = t.num('task');
-  const runs = t.text('run_id')?.codes;
+  const runs = t.text('run_id');
   if (!rep && !(task && runs)) return g;
   const rows = new Uint32Array(g.rows.length);
   const starts = new Uint32Array(g.count + 1);
@@ -81,15 +82,26 @@ export function withoutRepeats(g: PairGroups): PairGroups {
     seen.clear();
     starts[p] = k;
     for (const i of rowsOf(g, p)) {
-      // An empty rep is NaN, and a Set holds NaN once: empty reps repeat each other, as equal texts did.
-      const key = rep ? rep[i]! : `${runs![i]}:${task![i]}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const key = repeatKey(rep, task, runs, i);
+      if (key !== undefined && seen.has(key)) continue;
+      if (key !== undefined) seen.add(key);
       rows[k++] = i;
     }
   }
   starts[g.count] = k;
   return { ...g, rows: rows.subarray(0, k), starts, duplicates: g.rows.length - k };
+}
+
+/**
+ * What makes row i of a pair the same as another: its rep, else its run and task; undefined when it
+ * has neither. An empty value means no value (README, "CSV files"): two empty reps are two unknown
+ * repetitions, not one repetition twice.
+ */
+function repeatKey(rep: Float64Array | undefined, task: Float64Array | undefined, runs: TextColumn | undefined, i: number): number | string | undefined {
+  if (rep && !Number.isNaN(rep[i]!)) return rep[i]!;
+  const run = runs?.get(i) ?? '';
+  if (!task || Number.isNaN(task[i]!) || run === '') return undefined;
+  return `${run}\u0000${task[i]!}`;
 }
 
 /** A mark per row: 1 for the rows the groups hold. */

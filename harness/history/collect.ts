@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cannotRead, inputProblems, type InputError } from '../../corpus/errors.js';
 import { globFiles } from '../io/glob-files.js';
+import { pairKey } from '../compare/pairs.js';
 import { loadRunTable, type RunTable } from '../compare/table.js';
 import type { RunColumn } from '../results/row.js';
 
@@ -49,10 +50,17 @@ export interface Collection {
   cells: Map<string, Map<string, Map<string, Cell>>>;
   files: number;
   rows: number;
-  /** Rows repeating one already read (same run_id and task): the same run found twice, as a merged file beside its shards. */
+  /**
+   * Rows repeating one already read (same run_id, task and pair, as compare's pairKey names it): the
+   * same run found twice, as a merged file beside its shards.
+   */
   duplicates: number;
-  /** Task numbers read, by run_id, to tell duplicates. */
-  tasks: Map<string, Set<number>>;
+  /** By run_id, task number → the code (in pairCodes) of the first pair read under it, to tell duplicates. */
+  tasks: Map<string, Map<number, number>>;
+  /** (run, task, pair) read under a task number that already named another pair: rare, so kept as texts. */
+  otherPairs: Set<string>;
+  /** A number per pairKey, so that tasks holds numbers. */
+  pairCodes: Map<string, number>;
   /** Where a solved repetition first lacks cpu_ms (`FILE:LINE: …`), or null when every one has it. */
   missingCpu: string | null;
   /** Bad input: each a `FILE:LINE: message`; the command exits 2. */
@@ -68,6 +76,8 @@ export const emptyCollection = (): Collection => ({
   rows: 0,
   duplicates: 0,
   tasks: new Map(),
+  otherPairs: new Set(),
+  pairCodes: new Map(),
   missingCpu: null,
   problems: [],
   skipped: [],
@@ -138,14 +148,9 @@ function fold(c: Collection, t: RunTable): void {
   const task = t.num('task');
   for (let i = 0; i < t.size; i++) {
     const run = runId?.get(i) ?? '';
-    if (run !== '' && task && !Number.isNaN(task[i]!)) {
-      let done = c.tasks.get(run);
-      if (!done) c.tasks.set(run, (done = new Set()));
-      if (done.has(task[i]!)) {
-        c.duplicates++;
-        continue;
-      }
-      done.add(task[i]!);
+    if (run !== '' && task && !Number.isNaN(task[i]!) && readBefore(c, run, task[i]!, pairKey(t, i))) {
+      c.duplicates++;
+      continue;
     }
     c.rows++;
     const label = commit.get(i) || NO_COMMIT;
@@ -174,4 +179,26 @@ function fold(c: Collection, t: RunTable): void {
     cell.cpu.push(cpuMs);
     if (Number.isNaN(cpuMs) && c.missingCpu === null) c.missingCpu = cpu ? `${t.file}:${t.lines[i]}: a solved row has no cpu_ms` : `${t.file} has no cpu_ms column`;
   }
+}
+
+/**
+ * Whether a row of this run, task and pair was read before (and marks it read). A task number names
+ * one pair in a run, yet a row under it naming another puzzle is that puzzle's, not a repeat: only
+ * the same run, task and pair is the same row (as compare's withoutRepeats holds it).
+ */
+function readBefore(c: Collection, run: string, task: number, pair: string): boolean {
+  let code = c.pairCodes.get(pair);
+  if (code === undefined) c.pairCodes.set(pair, (code = c.pairCodes.size));
+  let done = c.tasks.get(run);
+  if (!done) c.tasks.set(run, (done = new Map()));
+  const first = done.get(task);
+  if (first === undefined) {
+    done.set(task, code);
+    return false;
+  }
+  if (first === code) return true;
+  const key = `${run}\u0000${task}\u0000${code}`;
+  if (c.otherPairs.has(key)) return true;
+  c.otherPairs.add(key);
+  return false;
 }

@@ -35,12 +35,15 @@ function describe(thrown: unknown): string {
 /** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */
 export class UsageError extends Error {}
 
+/** Work that failed for a reason other than the user's input (a full disk, a build that broke): exit 1, not 2. */
+export class Failure extends Error {}
+
 /**
  * A whole output whose bytes could not be written (a full disk): one line naming the file, and a
  * failure (exit 1) as for a run whose CSV could no longer be written, not bad input. The file was
  * left as it was (see writeOutputFile and merge).
  */
-export class OutputWriteError extends Error {
+export class OutputWriteError extends Failure {
   constructor(file: string, cause: unknown) {
     super(`cannot write ${oneLineText(file)} (${thrownMessage(cause)})`);
   }

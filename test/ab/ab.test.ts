@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -131,6 +131,23 @@ describe('ab cache folder', () => {
     const empty = runCli('ab', 'HEAD', '--cache-dir', '', '--', 'x.non');
     expect(empty.code).toBe(2);
     expect(empty.err).toMatch(/--cache-dir must not be empty/);
+  });
+});
+
+describe('ab builds', () => {
+  it('a ref whose build fails is a failure naming the ref (exit 1), not bad input (exit 2)', () => {
+    // A nonobench checkout whose only commit does not build.
+    const checkout = temp();
+    writeFileSync(join(checkout, 'package.json'), '{"name":"nonobench","scripts":{"build":"echo error TS1005: broken >&2; exit 1"}}\n');
+    writeFileSync(join(checkout, 'package-lock.json'), '{"name":"nonobench","lockfileVersion":3}\n');
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: checkout });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'broken build');
+    mkdirSync(join(checkout, 'node_modules'));
+    const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, CLI), 'ab', 'HEAD', 'HEAD', '--cache-dir', join(checkout, 'cache'), '--out-dir', join(checkout, 'ab'), '--', 'x.non'], { cwd: checkout, encoding: 'utf8' });
+    expect(r.stderr).toMatch(/^nonobench: HEAD \([0-9a-f]{12}\): its build failed: `npm run build --silent` in .* exited with 1: error TS1005: broken$/m);
+    expect(r.status).toBe(1);
   });
 });
 

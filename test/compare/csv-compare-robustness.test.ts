@@ -101,6 +101,19 @@ describe('compare: coverage, duplicates, values', () => {
     expect(formatComparison(r, 'table')).toContain('(4 duplicate rows dropped)');
   });
 
+  it('keeps every repetition whose rep is empty: by its run and task when it has them, else as a row of its own', () => {
+    const noRep = base.records.map((r) => ({ ...r, rep: '' }));
+    const kept = compareRuns(base, { ...base, records: noRep });
+    expect(kept.next.duplicates).toBe(0);
+    expect(kept.pairs.every((p) => p.next.reps === p.base.reps && p.base.reps > 1)).toBe(true);
+    // The same run and task twice is still one row.
+    expect(compareRuns(base, { ...base, records: [...noRep, ...noRep.slice(0, 4)] }).next.duplicates).toBe(4);
+    // Nothing to tell a repeat by: every row kept.
+    const bare = noRep.map((r) => ({ ...r, task: '', run_id: '' }));
+    const all = compareRuns(base, { ...base, records: bare });
+    expect([all.next.duplicates, all.pairs.every((p) => p.next.reps === p.base.reps)]).toEqual([0, true]);
+  });
+
   it('refuses negative, hex, padded and exponent times, at the file line', () => {
     const dir = tmp();
     const [first, second] = base.records;

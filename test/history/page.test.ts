@@ -100,6 +100,18 @@ describe('the history page', () => {
     expect([c.files, c.rows, c.duplicates]).toEqual([7, 2 * 36 + 4 * 48, 36]);
   });
 
+  it('keeps a row whose run and task an earlier row has when it names another puzzle: only the same run, task and pair repeats', () => {
+    const reused = tmp();
+    const shape = { commit: COMMITS[0]!, startedAt: '2026-01-01T00:00:00.000Z', runId: 'one-run', configs: { sat: 1 }, reps: 1, seed: 0 };
+    writeRun(join(reused, 'a.csv'), runRows({ ...shape, puzzles: [0, 1] }));
+    writeRun(join(reused, 'b.csv'), runRows({ ...shape, puzzles: [2, 3] }));
+    const copy = tmp();
+    cpSync(join(reused, 'b.csv'), join(copy, 'b-again.csv'));
+    const c = collect([reused, copy]);
+    expect([c.rows, c.duplicates]).toEqual([4, 2]);
+    expect([...c.cells.get('sat')!.get(COMMITS[0]!)!.keys()].sort()).toEqual(['p0', 'p1', 'p2', 'p3']);
+  });
+
   it('follows CPU time when every solved row has it, else wall time, saying why; --time cpu then refuses', async () => {
     const partly = tmp();
     writeHistory(partly, 2);
