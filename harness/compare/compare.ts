@@ -4,7 +4,7 @@ import { benjaminiHochberg, familyShift, type FamilyShift } from './family.js';
 import { beyondThreshold, counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
-import { pairRoundLogs, roundShift } from './rounds.js';
+import { pairRoundLogs, roundCentres, roundShift, roundVerdict } from './rounds.js';
 import { chooseTimeBasis, type TimeBasis, type TimeChoice } from './time-basis.js';
 import { compareSettings, SettingsRefusal, type SettingsComparison } from './settings.js';
 
@@ -325,17 +325,20 @@ function confirmAmongAll(pairs: PairComparison[], options: CompareOptions): void
  */
 function strategyRatios(pairs: PairComparison[], options: CompareOptions, roundLogs?: Map<PairComparison, Map<number, number>>): StrategyRatio[] {
   const names = [...new Set(pairs.map((p) => p.strategy))];
+  const isTimed = (p: PairComparison) => !!p.time && p.time.verdict !== 'inconclusive';
+  // Each round's median over the other strategies' pairs: what the turns' load did to the rest of the run.
+  const othersCentres = (strategy: string) => roundCentres(byRound(pairs.filter((p) => p.strategy !== strategy && isTimed(p)), roundLogs!));
   return names.map((strategy) => {
     const mine = pairs.filter((p) => p.strategy === strategy);
     const solved = mine.filter((p) => isSolvedStatus(p.base.status) && isSolvedStatus(p.next.status) && p.time);
-    const timed = mine.filter((p) => p.time && p.time.verdict !== 'inconclusive');
+    const timed = mine.filter(isTimed);
     const shift = roundLogs
-      ? roundShift(byRound(timed, roundLogs), timed.length, options.confidence)
+      ? roundShift(byRound(timed, roundLogs), timed.length, options.confidence, othersCentres(strategy))
       : familyShift(
           timed.map((p) => p.time!.ratio),
           options.confidence,
         );
-    const verdict: TimeVerdict | null = shift.low === null ? null : beyondThreshold(shift.low, shift.high, options.threshold);
+    const verdict: TimeVerdict | null = roundLogs ? roundVerdict(shift, options.threshold) : shift.low === null ? null : beyondThreshold(shift.low, shift.high, options.threshold);
     return {
       strategy,
       pairs: mine.length,

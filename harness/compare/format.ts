@@ -15,6 +15,7 @@ import {
 import { oneLineText } from '../../corpus/errors.js';
 import { formatTable } from '../io/table.js';
 import { csvChunks, jsonChunks } from './format-data.js';
+import type { FamilyShift } from './family.js';
 
 export { COMPARE_CSV_COLUMNS, comparisonJson } from './format-data.js';
 
@@ -221,7 +222,20 @@ function formatText(result: CompareResult, table: TableFn): string {
   section('Only in NEW', ['puzzle', 'strategy', 'puzzle id'], keyRows(result.onlyInNew));
   section(
     'Per strategy',
-    ['strategy', 'pairs', 'both solved', 'geomean ratio', 'typical ratio', `${percentLabel(o.confidence)} CI`, 'verdict', 'time regr.', 'time impr.', 'time inconcl.', 'status regr.'],
+    [
+      'strategy',
+      'pairs',
+      'both solved',
+      'geomean ratio',
+      'typical ratio',
+      `${percentLabel(o.confidence)} CI`,
+      ...(o.pairedRounds ? ['against the others (CI)'] : []),
+      'verdict',
+      'time regr.',
+      'time impr.',
+      'time inconcl.',
+      'status regr.',
+    ],
     result.strategies.map((s) => [
       s.strategy,
       String(s.pairs),
@@ -233,6 +247,7 @@ function formatText(result: CompareResult, table: TableFn): string {
         : s.shift.rounds === undefined || s.shift.pairs === 0
           ? `(${s.shift.pairs} timed: too few)`
           : `(${s.shift.rounds} rounds: too few)`,
+      ...(o.pairedRounds ? [s.shift.relative?.low != null ? `${ratio(s.shift.relative.factor)} [${s.shift.relative.low.toFixed(3)}, ${s.shift.relative.high!.toFixed(3)}]` : '-'] : []),
       s.verdict ?? '-',
       String(s.timeRegressions),
       String(s.timeImprovements),
@@ -243,6 +258,12 @@ function formatText(result: CompareResult, table: TableFn): string {
   const verdict = verdictLine(result);
   out.push('', line(coverageLine(result)), ...(inconclusiveLine(result) ? [line(inconclusiveLine(result))] : []), '', md ? `**${mdText(verdict)}**` : oneLineText(verdict));
   return `${out.join('\n')}\n`;
+}
+
+/** Over rounds: the factor against each round's other strategies, with its interval ('' without one). */
+function relativeText(shift: FamilyShift): string {
+  const r = shift.relative;
+  return r && r.low !== null ? `; ${r.factor.toFixed(3)}× against the other strategies' rounds, [${r.low.toFixed(3)}, ${r.high!.toFixed(3)}]` : '';
 }
 
 /** How many pairs were compared and how many are on one side only. */
@@ -260,7 +281,7 @@ export function verdictLine(result: CompareResult): string {
     for (const s of result.strategies.filter((s) => s.verdict === 'regression'))
       parts.push(
         `${s.strategy} ${s.shift.factor.toFixed(3)}× slower over ${plural(s.shift.pairs, 'pair')}${s.shift.rounds === undefined ? '' : ` in ${plural(s.shift.rounds, 'round')}`} ` +
-          `(${percentLabel(result.options.confidence)} CI [${s.shift.low!.toFixed(3)}, ${s.shift.high!.toFixed(3)}])`,
+          `(${percentLabel(result.options.confidence)} CI [${s.shift.low!.toFixed(3)}, ${s.shift.high!.toFixed(3)}]${relativeText(s.shift)})`,
       );
     if (c.timeRegressionsConfirmed) parts.push(plural(c.timeRegressionsConfirmed, 'time regression'));
   }

@@ -5,6 +5,7 @@ import { median } from '../results/median.js';
 import type { RunTable } from './table.js';
 import { FINISHED, TIME_COLUMN, type TimeBasis } from './time-basis.js';
 import type { RowStatus } from '../results/row.js';
+import { beyondThreshold, type TimeVerdict } from './judge.js';
 
 /**
  * A strategy's typical factor NEW/BASE when the two runs took turns in rounds (ab and bench-check
@@ -14,6 +15,8 @@ import type { RowStatus } from '../results/row.js';
  * interval over puzzles (familyShift) calls it a regression. The round is what repeats: each
  * round's median log ratio over the strategy's pairs is one observation, and the interval is
  * Student's t over the rounds. A round under load widens it; a change of code moves every round.
+ * Load slows the other strategies of the turn as well, so a strategy is also judged against each
+ * round's median over theirs (roundVerdict).
  */
 
 /** Rounds needed for an interval, as a pair needs MIN_REPS repetitions a side. */
@@ -44,15 +47,51 @@ export function pairRoundLogs(baseT: RunTable, baseRows: ArrayLike<number>, next
   return logs;
 }
 
-/** The typical factor over rounds, from each round's log ratios of a strategy's pairs. */
-export function roundShift(perRound: ReadonlyMap<number, readonly number[]>, pairs: number, confidence: number): FamilyShift {
-  const centres: number[] = [];
-  for (const logs of perRound.values()) if (logs.length > 0) centres.push(median(logs));
-  const n = centres.length;
-  if (n === 0) return { pairs, rounds: 0, factor: NaN, low: null, high: null, achieved: 0 };
-  const mean = centres.reduce((s, x) => s + x, 0) / n;
-  if (n < MIN_ROUNDS) return { pairs, rounds: n, factor: Math.exp(mean), low: null, high: null, achieved: 0 };
-  const sd = Math.sqrt(centres.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+/** exp of the mean of `logs`, with Student's t interval at `confidence` (null below MIN_ROUNDS values). */
+function tInterval(logs: readonly number[], confidence: number): { factor: number; low: number | null; high: number | null } {
+  const n = logs.length;
+  const mean = logs.reduce((s, x) => s + x, 0) / n;
+  if (n < MIN_ROUNDS) return { factor: Math.exp(mean), low: null, high: null };
+  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
   const half = jStat.studentt.inv(1 - (1 - confidence) / 2, n - 1) * (sd / Math.sqrt(n));
-  return { pairs, rounds: n, factor: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), achieved: confidence };
+  return { factor: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half) };
+}
+
+/** Each round's median log ratio, by round. */
+export function roundCentres(perRound: ReadonlyMap<number, readonly number[]>): Map<number, number> {
+  const centres = new Map<number, number>();
+  for (const [r, logs] of perRound) if (logs.length > 0) centres.set(r, median(logs));
+  return centres;
+}
+
+/**
+ * The typical factor over rounds, from each round's log ratios of a strategy's pairs; with
+ * `others`, each round's median log ratio over the other strategies' pairs, also the factor
+ * relative to them: load during a turn slows the other strategies of that turn too, so the
+ * difference between this strategy's round and theirs is free of most of it.
+ */
+export function roundShift(perRound: ReadonlyMap<number, readonly number[]>, pairs: number, confidence: number, others?: ReadonlyMap<number, number>): FamilyShift {
+  const centres = roundCentres(perRound);
+  if (centres.size === 0) return { pairs, rounds: 0, factor: NaN, low: null, high: null, achieved: 0 };
+  const own = tInterval([...centres.values()], confidence);
+  const shift: FamilyShift = { pairs, rounds: centres.size, ...own, achieved: own.low === null ? 0 : confidence };
+  if (others) {
+    const differences = [...centres].filter(([r]) => others.has(r)).map(([r, c]) => c - others.get(r)!);
+    if (differences.length > 0) shift.relative = tInterval(differences, confidence);
+  }
+  return shift;
+}
+
+/**
+ * A strategy's verdict over rounds: beyond the threshold by its own interval; or, when the rounds'
+ * load leaves that interval wide, surely beyond the threshold against the other strategies of each
+ * round (its relative interval) while its own factor is beyond it too — a change that slowed this strategy,
+ * not the machine. Null without an interval.
+ */
+export function roundVerdict(shift: FamilyShift, threshold: number): TimeVerdict | null {
+  if (shift.low === null) return null;
+  const own = beyondThreshold(shift.low, shift.high, threshold);
+  if (own !== 'unchanged' || !shift.relative || shift.relative.low === null) return own;
+  const relative = beyondThreshold(shift.relative.low, shift.relative.high, threshold);
+  return relative !== 'unchanged' && beyondThreshold(shift.factor, shift.factor, threshold) === relative ? relative : 'unchanged';
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
-import { roundShift } from '../../harness/compare/rounds.js';
+import { roundShift, roundVerdict } from '../../harness/compare/rounds.js';
 import { formatComparison } from '../../harness/compare/format.js';
 import type { CsvRecord } from '../../harness/results/csv.js';
 
@@ -10,25 +10,29 @@ import type { CsvRecord } from '../../harness/results/csv.js';
  * Each time is the puzzle's own time × `factor(round)` (the side's load or code in that round) ×
  * a jitter of ±`jitter`.
  */
-function side(file: string, o: { rounds: number; puzzles?: number; factor: (round: number) => number; jitter?: number; seed: number }): RunCsv {
-  const { rounds, puzzles = 60, factor, jitter = 0.03 } = o;
+function side(
+  file: string,
+  o: { rounds: number; puzzles?: number; factor: (round: number, strategy: string) => number; jitter?: number; seed: number; strategies?: string[] },
+): RunCsv {
+  const { rounds, puzzles = 60, factor, jitter = 0.03, strategies = ['backtrack'] } = o;
   let s = o.seed;
   const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const records: CsvRecord[] = [];
   for (let r = 1; r <= rounds; r++)
-    for (let p = 0; p < puzzles; p++)
-      records.push({
-        puzzle_id: `p${p}`,
-        puzzle_path: `p${p}.non`,
-        strategy: 'backtrack',
-        rep: String(r),
-        status: 'unique',
-        verified: 'true',
-        time_ms: String((20 + 7 * p) * factor(r) * (1 - jitter + 2 * jitter * rand())),
-        dead_ends: '3',
-        decisions: '4',
-        line_solves: '100',
-      });
+    for (const strategy of strategies)
+      for (let p = 0; p < puzzles; p++)
+        records.push({
+          puzzle_id: `p${p}`,
+          puzzle_path: `p${p}.non`,
+          strategy,
+          rep: String(r),
+          status: 'unique',
+          verified: 'true',
+          time_ms: String((20 + 7 * p) * factor(r, strategy) * (1 - jitter + 2 * jitter * rand())),
+          dead_ends: '3',
+          decisions: '4',
+          line_solves: '100',
+        });
   return { file, columns: Object.keys(records[0]!), records };
 }
 
@@ -84,6 +88,59 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
     const r = compareRuns(base, cut, paired);
     expect(r.strategies[0]!.shift.rounds).toBe(4);
     expect(r.strategies[0]!.verdict).toBe('regression');
+  });
+
+  describe('against the other strategies of each round', () => {
+    const strategies = ['sat', 'probe', 'overlap'];
+    // Each side's turn r ran under its own load: heavy and uneven, as a shared machine gives.
+    const loadOf = (seed: number) => (r: number) => [1, 1.45, 0.8, 1.3, 1.05, 0.9, 1.4][(r * 3 + seed) % 7]!;
+    const baseLoad = loadOf(1);
+    const newLoad = loadOf(4);
+    const two = side('base.csv', { rounds: 5, strategies, factor: (r) => baseLoad(r), seed: 7 });
+
+    it("finds one strategy's slowdown that the turns' load hides from its own interval", () => {
+      const slowed = side('new.csv', { rounds: 5, strategies, factor: (r, s) => newLoad(r) * (s === 'sat' ? 1.25 : 1), seed: 8 });
+      const r = compareRuns(two, slowed, paired);
+      const sat = r.strategies.find((s) => s.strategy === 'sat')!;
+      // Its own interval spans the load: wide, not beyond the threshold by itself.
+      expect(sat.shift.low!).toBeLessThan(1.1);
+      expect(sat.shift.relative!.low!).toBeGreaterThan(1.15);
+      expect(sat.verdict).toBe('regression');
+      for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('unchanged');
+      expect(r.failed).toBe(true);
+      expect(formatComparison(r, 'table')).toMatch(/sat 1\.\d{3}× slower over 60 pairs in 5 rounds \(95% CI \[[\d.]+, [\d.]+\]; 1\.2\d\d× against the other strategies' rounds, \[/);
+    });
+
+    it('calls the same load without a change of code no regression', () => {
+      const same = side('new.csv', { rounds: 5, strategies, factor: (r) => newLoad(r), seed: 9 });
+      const r = compareRuns(two, same, paired);
+      expect(r.strategies.map((s) => s.verdict)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+      expect(r.failed).toBe(false);
+    });
+
+    it('has nothing to compare a single strategy with', () => {
+      expect(compareRuns(base, loaded, paired).strategies[0]!.shift.relative).toBeUndefined();
+    });
+
+    it('property: load on at most three turns of one side, whatever each strategy makes of it, is never a regression', () => {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }),
+          fc.double({ min: 0.01, max: 3, noNaN: true }),
+          fc.double({ min: 0, max: 3, noNaN: true }),
+          (loadedRounds, load, sensitivity) => {
+            const mine = new Map<number, number[]>();
+            const others = new Map<number, number>();
+            for (let r = 1; r <= 5; r++) {
+              const l = loadedRounds.includes(r) ? load : 0;
+              mine.set(r, [l * sensitivity, l * sensitivity + 0.001]);
+              others.set(r, l);
+            }
+            return roundVerdict(roundShift(mine, 2, 0.95, others), 0.1) !== 'regression';
+          },
+        ),
+      );
+    });
   });
 
   it('property: load on at most three of five turns of one side is never a regression of the code', () => {
