@@ -330,8 +330,11 @@ export function loadPuzzles(path: string, options: LoadOptions = {}): Puzzle[] {
 export function loadPuzzle(path: string, options: LoadOptions = {}): Puzzle {
   const puzzles = loadPuzzles(path, options);
   if (puzzles.length !== 1) {
-    const { file } = splitMemberPath(path);
-    throw new InputError(displayPath(file), 0, `holds ${puzzles.length} puzzles; name one as FILE#N`);
+    const { file, members } = splitMemberPath(path);
+    // FILE#N names a member of a file, not of a folder: a folder's puzzle is named by its file.
+    const folder = members === undefined && statSync(file, { throwIfNoEntry: false })?.isDirectory();
+    const which = folder ? 'name one of its files (FILE#N for a member of a bundle)' : 'name one as FILE#N';
+    throw new InputError(displayPath(file), 0, `holds ${puzzles.length} puzzles; ${which}`);
   }
   return puzzles[0]!;
 }

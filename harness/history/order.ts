@@ -50,9 +50,22 @@ function byTime(a: CommitInfo, b: CommitInfo): number {
   return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
 }
 
+/**
+ * By first run, a commit's clean and `-dirty` points together: both at the commit's first run (of
+ * either), the clean one first, so that a -dirty point comes right after its commit as in git's order.
+ */
+function byCommitFirstRun(commits: readonly CommitInfo[]): CommitInfo[] {
+  const first = new Map<string, CommitInfo>();
+  for (const c of commits) {
+    const seen = first.get(c.base);
+    if (seen === undefined || byTime(c, seen) < 0) first.set(c.base, c);
+  }
+  return [...commits].sort((a, b) => byTime(first.get(a.base)!, first.get(b.base)!) || Number(a.dirty) - Number(b.dirty));
+}
+
 /** The commits in history order (see the top of this file); git runs in `cwd`. */
 export async function orderCommits(commits: readonly CommitInfo[], cwd = process.cwd()): Promise<CommitOrder> {
-  const timeOrder = (why: string): CommitOrder => ({ commits: [...commits].sort(byTime), how: `by first run (earliest started_at): ${why}` });
+  const timeOrder = (why: string): CommitOrder => ({ commits: byCommitFirstRun(commits), how: `by first run (earliest started_at): ${why}` });
   const bases = [...new Set(commits.map((c) => c.base))];
   const unnamed = bases.find((b) => b === NO_COMMIT || !/^[0-9a-f]{4,40}$/i.test(b));
   if (unnamed !== undefined) return timeOrder(unnamed === NO_COMMIT ? 'some rows have no git_commit' : `"${unnamed}" is not a commit hash`);

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { refuseIfLocked } from './output-lock.js';
@@ -166,8 +166,16 @@ function removeDeadTemps(dir: string): void {
   }
 }
 
-/** Where a command writes by default: `reports/runs/<prefix><UTC time, file-name safe>.csv`. */
+/**
+ * Where a command writes by default: `reports/runs/<prefix><UTC time, file-name safe>.csv`, or
+ * `…-2.csv`, `…-3.csv` when a run of the same second took that name (its file, or the lock of a run
+ * writing it): a default output never replaces another run's.
+ */
 export function defaultRunsPath(prefix: string): string {
   const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
-  return join(REPORTS_DIR, 'runs', `${prefix}${stamp}.csv`);
+  const taken = (file: string) => existsSync(file) || existsSync(`${file}.lock`);
+  for (let n = 1; ; n++) {
+    const file = join(REPORTS_DIR, 'runs', `${prefix}${stamp}${n === 1 ? '' : `-${n}`}.csv`);
+    if (!taken(file)) return file;
+  }
 }

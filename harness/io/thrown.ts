@@ -50,6 +50,13 @@ export class OutputWriteError extends Failure {
 }
 
 /**
+ * A strategy's solve that failed (it threw, answered wrongly or malformed, or gave no answer in time)
+ * where a command stops on it, as `bench` does: a failure (exit 1), as an `error` or `wrong` row of
+ * `run` is, not bad input.
+ */
+export class SolveFailedError extends Failure {}
+
+/**
  * Line breaks and runs of blanks become one space; the control characters left (a terminal escape, C1
  * controls) are escaped as oneLineText does, so the line cannot drive a terminal either.
  */

@@ -140,6 +140,17 @@ describe('nonobench classify', () => {
     expect(readCsv(csv).records.map((r) => [r.puzzle_path, r.class])).toEqual([[DANCER, 'overlap-solvable']]);
   });
 
+  it('leaves an existing --out and --html as they were when no puzzle could be read (a typo in the path), exit 2', () => {
+    const csv = join(dir, 'earlier.csv');
+    const html = join(dir, 'earlier.html');
+    writeFileSync(csv, 'an earlier classification\n');
+    writeFileSync(html, '<p>an earlier page</p>\n');
+    const { code, err } = run(join(dir, 'no-such-puzzle.non'), '--out', csv, '--html', html, '--workers', '1');
+    expect(code).toBe(2);
+    expect(err.trim().split('\n')).toEqual([expect.stringMatching(/no-such-puzzle\.non:0: cannot read the file/)]);
+    expect([readFileSync(csv, 'utf8'), readFileSync(html, 'utf8')]).toEqual(['an earlier classification\n', '<p>an earlier page</p>\n']);
+  });
+
   it('puts a puzzle that is not finished within the time limit in the unknown class', () => {
     const csv = join(dir, 'timeout.csv');
     const { code } = run(HARD, '--timeout', '0.3', '--out', csv, '--workers', '1');

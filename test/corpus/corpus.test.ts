@@ -107,6 +107,12 @@ describe('FILE#N addressing', () => {
     ]);
   });
 
+  it('asks for one of a folder\'s files, not FILE#N, which a folder does not take, when one puzzle is wanted', () => {
+    expect(problemsOf(() => loadPuzzle('corpus/puzzles/seeds'))).toEqual([
+      ['corpus/puzzles/seeds', 0, 'holds 2 puzzles; name one of its files (FILE#N for a member of a bundle)'],
+    ]);
+  });
+
   it('names what is wrong with a file none of whose puzzles reads, not its member count', () => {
     const bad = join(tmp, 'bad-only.non');
     writeFileSync(bad, 'width 3\nheight 1\nrows\n9\ncolumns\n1\n1\n1\n');

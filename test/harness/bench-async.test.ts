@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
@@ -36,14 +36,25 @@ describe('nonobench bench with plugin strategies', () => {
     for (const ms of mean('quick-sync')) expect(ms).toBeLessThan(5);
   });
 
-  it('reports a solve that rejects in one line, exit code 2, no figures', () => {
+  // A strategy that fails is a failed solve (exit 1, as an `error` row of `run`), not bad input (2).
+  it('reports a solve that rejects in one line, exit code 1, no figures', () => {
     const d = dir();
     const failing = plugin(d, 'rejecting', "async solve() { await new Promise((r) => setTimeout(r, 1)); throw new Error('no luck'); }");
     const out = join(d, 'bench.csv');
     const r = runCli('bench', '--strategies', failing, '--time', '20', '--out', out);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toMatch(/^nonobench: bench "rejecting .+" failed: no luck\n$/);
     expect(r.out).toBe('');
+  });
+
+  it('reports a wrong answer in one line, exit code 1 (a wrong solve, as a `wrong` row of `run`), no CSV', () => {
+    const d = dir();
+    const wrong = plugin(d, 'all-filled', "solve(p) { const g = new Uint8Array(p.width * p.height).fill(1); return { ...result(p), status: 'unique', grid: g, solutions: [g] }; }");
+    const out = join(d, 'bench.csv');
+    const r = runCli('bench', '--strategies', wrong, '--time', '20', '--out', out);
+    expect([r.code, r.out]).toEqual([1, '']);
+    expect(r.err).toMatch(/^nonobench: bench "all-filled .+" failed: wrong answer: solution 1 fails: /);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

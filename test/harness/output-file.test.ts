@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { writeOutputFile } from '../../harness/io/output-path.js';
+import { describe, expect, it, vi } from 'vitest';
+import { defaultRunsPath, writeOutputFile } from '../../harness/io/output-path.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const dir = tempDirs('output-file');
@@ -23,4 +23,27 @@ describe('writeOutputFile', () => {
     expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 
+});
+
+describe('defaultRunsPath', () => {
+  it('never names the file or the lock of a run started in the same second: two runs without --out keep both CSVs', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-01-02T03:04:05.678Z'));
+    const made: string[] = [];
+    try {
+      const first = defaultRunsPath('test-default-path-');
+      expect(first).toMatch(/reports[/\\]runs[/\\]test-default-path-2031-01-02T03-04-05\.csv$/);
+      mkdirSync(join(first, '..'), { recursive: true });
+      writeFileSync(first, 'an earlier run of the same second\n');
+      made.push(first);
+      const second = defaultRunsPath('test-default-path-');
+      expect(second).toBe(first.replace(/\.csv$/, '-2.csv'));
+      mkdirSync(`${second}.lock`); // a run writing it, before its first row
+      made.push(`${second}.lock`);
+      expect(defaultRunsPath('test-default-path-')).toBe(first.replace(/\.csv$/, '-3.csv'));
+    } finally {
+      vi.useRealTimers();
+      for (const path of made) rmSync(path, { recursive: true, force: true });
+    }
+  });
 });

@@ -55,12 +55,25 @@ describe('the order of commits', () => {
   it('falls back to the order the commits were first run in, saying why, when a commit is not in the repository or there is none', async () => {
     const dir = join(tmp(), 'runs');
     writeRuns(dir, [...runsOf(commits), { commit: 'deadbeef0000', startedAt: '2026-02-01T00:00:00.000Z' }], ['1.csv', '2.csv', '3.csv', '4.csv', '5.csv']);
-    const byTime = ['deadbeef0000', commits[2], commits[0], `${commits[1]}-dirty`, commits[1]];
+    // A -dirty point right after its commit here too, both where the commit first ran (its -dirty run).
+    const byTime = ['deadbeef0000', commits[2], commits[0], commits[1], `${commits[1]}-dirty`];
     const h = await buildHistory(collect([dir]), { ...DEFAULT_HISTORY_OPTIONS, cwd: repo });
     expect(h.commits.map((c) => c.label)).toEqual(byTime);
     expect(h.order).toBe('by first run (earliest started_at): commit deadbeef0000 is not in the git repository here');
     const elsewhere = await buildHistory(collect([dir]), { ...DEFAULT_HISTORY_OPTIONS, cwd: tmp() });
     expect(elsewhere.commits.map((c) => c.label)).toEqual(byTime);
     expect(elsewhere.order).toMatch(/not in a git repository|git is not installed/);
+  });
+
+  it('puts a -dirty point right after its commit when ordering by first run, though another commit ran between them', async () => {
+    const dir = join(tmp(), 'runs');
+    const runs = [
+      { commit: 'aaaa00000001', startedAt: '2026-03-01T00:00:00.000Z' },
+      { commit: 'bbbb00000002', startedAt: '2026-03-02T00:00:00.000Z' },
+      { commit: 'aaaa00000001-dirty', startedAt: '2026-03-03T00:00:00.000Z' },
+    ];
+    writeRuns(dir, runs, ['1.csv', '2.csv', '3.csv']);
+    const h = await buildHistory(collect([dir]), { ...DEFAULT_HISTORY_OPTIONS, cwd: tmp() });
+    expect(h.commits.map((c) => c.label)).toEqual(['aaaa00000001', 'aaaa00000001-dirty', 'bbbb00000002']);
   });
 });

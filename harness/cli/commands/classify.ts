@@ -207,6 +207,13 @@ export function registerClassify(program: Command): void {
       } finally {
         release();
       }
+      // No puzzle read (a typo in every path): as `run`, outputs are touched only with something to
+      // record, so an earlier classification under the same --out or --html is left as it was.
+      if (run.results.length === 0 && run.loadErrors.length > 0) {
+        process.stdout.write(`no puzzle could be read: nothing written, ${oneLineText(out)} left as it was\n`);
+        process.exitCode = EXIT_BAD_INPUT;
+        return;
+      }
       const listed = o.only ? run.results.filter((r) => o.only!.includes(classOf(r))) : run.results;
       writeCsv(out, CLASSIFY_COLUMNS, listed.map((r) => classifyRow(r, o.timeout)));
 
