@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # How often `npm run bench:check` fails on this checkout unchanged, and on a copy of it whose `sat`
-# strategy spends 25% more CPU time per solve, with two busy processes beside them (the checks
-# alternate: unchanged, slowed, unchanged, …). Prints each check's exit code and verdict line.
+# strategy spends 25% more CPU time per solve, under load (the checks alternate: unchanged, slowed,
+# unchanged, …). Prints each check's exit code and verdict line.
 #
-#   bash test/bench/detection.sh [RUNS]     (default 5 of each; run from a clean checkout, built)
+#   bash test/bench/detection.sh [RUNS] [steady|intermittent] [KEEP_DIR]
+#
+# RUNS: checks of each (default 5); run from a clean checkout, built. The load: `steady`, two busy
+# processes all along (default); `intermittent`, two processes streaming through 512 MB arrays (which
+# slows other processes' CPU time too, through memory and caches) switched on and off for 5 to 40 s
+# at random. KEEP_DIR keeps each check's rerun and ab folder (unchanged-N-ab/, slowed-N-ab/), whose
+# turns `node dist/test/bench/turns.js` draws on.
 set -u
 runs=${1:-5}
+load=${2:-steady}
+keep=${3:-}
+case $load in steady | intermittent) ;; *) echo "detection.sh: the load is steady or intermittent, not $load" >&2; exit 2 ;; esac
 root=$(git rev-parse --show-toplevel)
 work=$(mktemp -d)
 slowed="$work/slowed"
@@ -65,18 +74,34 @@ EOF
 (cd "$slowed" && npm run build --silent) || exit 2
 
 busy=()
-yes >/dev/null & busy+=($!)
-yes >/dev/null & busy+=($!)
+if [ "$load" = steady ]; then
+  yes >/dev/null & busy+=($!)
+  yes >/dev/null & busy+=($!)
+else
+  stream='const a = new Float64Array(64 << 20); for (;;) for (let i = 0; i < a.length; i += 8) a[i] += 1;'
+  (
+    trap 'kill $(jobs -p) 2>/dev/null; exit' TERM
+    while true; do
+      node -e "$stream" & node -e "$stream" &
+      sleep $((5 + RANDOM % 36)) & wait $! # waiting in the background lets the trap end it at once
+      kill $(jobs -p) 2>/dev/null
+      sleep $((5 + RANDOM % 36)) & wait $!
+    done
+  ) & busy+=($!)
+fi
+[ -n "$keep" ] && mkdir -p "$keep"
 
 for i in $(seq 1 "$runs"); do
   for side in unchanged slowed; do
     dir=$root
     [ "$side" = slowed ] && dir=$slowed
     log="$work/$side-$i.log"
-    (cd "$dir" && npm run --silent bench:check >"$log" 2>&1)
+    out=()
+    [ -n "$keep" ] && out=(--run-out "$(realpath "$keep")/$side-$i.csv")
+    (cd "$dir" && npm run --silent bench:check -- "${out[@]}" >"$log" 2>&1)
     code=$?
     echo "$side $i: exit $code: $(grep -E '^(OK|FAIL)' "$log" | tail -1)"
     # Each strategy's typical ratio NEW/BASE in the A/B part (the last per-strategy table).
-    echo "  typical ratios: $(grep -E '^(enumeration|overlap|backtrack|probe|sat) +[0-9]' "$log" | tail -5 | awk '{printf "%s %s  ", $1, $5}')"
+    echo "  typical ratios: $(grep -E '^(enumeration|overlap|backtrack|probe|sat|auto) +[0-9]' "$log" | tail -6 | awk '{printf "%s %s  ", $1, $5}')"
   done
 done
