@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { Interrupted, runChild } from './child.js';
 import { join } from 'node:path';
 import { CsvAppender, scanCsvFile } from '../results/csv.js';
+import { Failure } from '../io/thrown.js';
 import type { Build } from './builds.js';
 
 /**
@@ -57,7 +58,11 @@ export async function runInterleaved(o: InterleavedOptions): Promise<Interleaved
       const { code, stderrTail } = await runRound(build, [...o.runArgs, '--repeat', '1', '--out', csv, '--quiet'], o.cwd);
       const s = (performance.now() - start) / 1000;
       seconds[side] += s;
-      if (!existsSync(csv)) throw new Error(`${build.label}: its run wrote no ${csv} (exit ${code})${stderrTail ? `: ${stderrTail}` : ''}`);
+      if (!existsSync(csv)) {
+        // Bad input (exit 2) is the user's; a run that ended otherwise without its CSV failed.
+        const message = `${build.label}: its run wrote no ${csv} (exit ${code})${stderrTail ? `: ${stderrTail}` : ''}`;
+        throw code === 2 ? new Error(message) : new Failure(message);
+      }
       if (code === 2) {
         badInput = true;
         o.log(`${build.label}: its run met bad input (exit 2): ${stderrTail}`);
@@ -77,15 +82,15 @@ export async function runInterleaved(o: InterleavedOptions): Promise<Interleaved
 /**
  * One round: the build's `run` in a process of its own. Its exit code is returned when the CSV is
  * the run's whole product (0, 1 for wrong or error rows, 2 for some bad input); a run stopped by a
- * signal ab passed on is Interrupted; anything else (a crash, a signal from elsewhere) fails with
- * the last lines the run wrote.
+ * signal ab passed on is Interrupted; anything else (a crash, a signal from elsewhere) is a
+ * Failure (exit 1) with the last lines the run wrote.
  */
 async function runRound(build: Build, args: string[], cwd: string): Promise<{ code: number; stderrTail: string }> {
   const end = await runChild(process.execPath, [build.cli, 'run', ...args], cwd);
   if (end.stoppedBy) throw new Interrupted(end.stoppedBy);
   if (end.code === 0 || end.code === 1 || end.code === 2) return { code: end.code, stderrTail: end.stderrTail };
   const how = end.signal ? `was killed by ${end.signal}` : `exited with ${end.code}`;
-  throw new Error(`${build.label}: its run ${how}${end.stderrTail ? `: ${end.stderrTail}` : ''}`);
+  throw new Failure(`${build.label}: its run ${how}${end.stderrTail ? `: ${end.stderrTail}` : ''}`);
 }
 
 /**

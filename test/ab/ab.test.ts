@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { abRun, cachedBuild, combineRounds, shortCommit, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { abRun, cachedBuild, combineRounds, runInterleaved, shortCommit, explicitRun, reservedRunOption, roundOrder } from '../../harness/ab/ab.js';
+import { Failure } from '../../harness/io/thrown.js';
 import { suitePaths } from '../../corpus/suites.js';
 import { configItem } from '../../harness/ab/bench-check-ab.js';
 import { parseConfigList } from '../../harness/config/configurations.js';
@@ -18,6 +19,16 @@ requireBuiltCli();
 const temp = tempDirs('ab');
 
 describe('ab rounds', () => {
+  it("a round whose run crashes is a failure (exit 1), not the user's bad input (exit 2)", async () => {
+    const dir = temp();
+    const crashing = join(dir, 'cli.js');
+    writeFileSync(crashing, "process.stderr.write('boom\\n'); process.exit(3);\n");
+    const build = { label: 'crashing build', commit: 'c', dir, cli: crashing };
+    const rounds = runInterleaved({ base: build, next: build, runArgs: [], rounds: 1, outDir: dir, cwd: dir, log: () => {} });
+    await expect(rounds).rejects.toBeInstanceOf(Failure);
+    await expect(rounds).rejects.toThrow(/crashing build: its run exited with 3: boom/);
+  });
+
   it('alternate which side goes first (BASE NEW, NEW BASE, …), so each side is first in half the rounds', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 60 }), (rounds) => {

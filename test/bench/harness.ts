@@ -7,7 +7,7 @@
  *      large share: the longer run shows the speed-up once that warm-up is paid);
  *   3. the parent's memory over 10 000 tasks (1000 puzzles × 10 repetitions), sampled every 250 ms.
  *
- *   node --expose-gc dist/harness/bench/harness.js
+ *   node --expose-gc dist/test/bench/harness.js
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * Speed figures of the propagation + search strategies.
  *
- *   node dist/harness/bench/search.js [--strategy backtrack] [--set corpus,random,tournament]
+ *   node dist/test/bench/search.js [--strategy backtrack] [--set corpus,random,tournament]
  *        [--count 1000] [--size 30] [--density 0.5] [--seed 2024] [--timeout 60000] [--runs 5]
  *        [--params '{"probing":true}'] [--corpus DIR]
  *

@@ -64,6 +64,11 @@ describe('a run never destroys or corrupts data', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/nope\.non/);
     expect(readFileSync(out, 'utf8')).toBe('precious,data\n1,2\n');
+    // And says so, instead of "0 tasks recorded in keep.csv" under an empty table.
+    expect(r.out).toBe(`no task was recorded: ${out} is left as it was\n`);
+    const absent = join(dir(), 'absent.csv');
+    expect(runCli('run', 'corpus/puzzles/webpbn/nope.non', '--out', absent).out).toBe(`no task was recorded: ${absent} was not written\n`);
+    expect(existsSync(absent)).toBe(false);
   });
 
   it('keeps solving and recording when stdout is closed early, while a plugin logs', async () => {

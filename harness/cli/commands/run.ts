@@ -6,6 +6,8 @@ import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { InputError } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
+import { existsSync } from 'node:fs';
+import { oneLineText } from '../../../corpus/errors.js';
 
 export function registerRun(program: Command): void {
   program
@@ -68,6 +70,12 @@ export function registerRun(program: Command): void {
         throw err;
       });
       if (result.stopped) process.stderr.write(`nonobench: ${result.stopped}\n`);
+      if (result.tasksRun === 0 && !result.tasksSkipped && !result.stopped) {
+        // Nothing ran (no puzzle read, or none in this shard): the output was never touched.
+        process.stdout.write(`no task was recorded: ${oneLineText(result.out)} ${existsSync(result.out) ? 'is left as it was' : 'was not written'}\n`);
+        process.exitCode = result.exitCode;
+        return;
+      }
       process.stdout.write(`${result.summary.format()}\n`);
       const skipped = result.tasksSkipped ? ` (${result.tasksSkipped} already recorded, skipped)` : '';
       if (result.failureCount > 0) {
