@@ -21,6 +21,8 @@ import { cachedBuild, cliOf, nonobenchCheckout, type Build } from './builds.js';
 
 export interface AbCheckOptions extends BenchCheckOptions {
   cacheDir: string;
+  /** Rounds of each side; the baseline's repetitions when absent. */
+  rounds?: number;
 }
 
 export interface AbCheckResult {
@@ -88,7 +90,7 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
   const cwd = found ?? mkdtempSync(join(tmpdir(), 'nonobench-rerun-'));
   let runs;
   try {
-    runs = await abRounds(base, next, { runArgs, rounds: config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, log });
+    runs = await abRounds(base, next, { runArgs, rounds: options.rounds ?? config.repeat, outDir: out.replace(/\.csv$/i, '') + '-ab', cwd, log });
   } finally {
     if (found === undefined) rmSync(cwd, { recursive: true, force: true });
   }

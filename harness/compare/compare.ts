@@ -107,6 +107,8 @@ export interface CompareOptions {
   allowDifferent: boolean;
   /** How the command gets enough repetitions for a time verdict, told after `time inconclusive …`. */
   moreReps: string;
+  /** With pairedRounds: how the command gets more rounds, told when a strategy's rounds disagree. */
+  moreRounds?: string;
   /**
    * Repetition r of both runs ran in the same round, the two sides one after the other (ab,
    * bench-check --ab): a strategy's typical ratio is then judged over the rounds (rounds.ts).
@@ -136,6 +138,8 @@ export interface CompareCounts {
   /** Strategies (configurations) slower over their pairs as a whole (StrategyRatio.verdict): these fail. */
   strategyRegressions: number;
   strategyImprovements: number;
+  /** Over rounds: strategies whose interval reaches beyond the threshold without a verdict (see roundVerdict). */
+  strategyInconclusive: number;
   statusRegressions: number;
   statusImprovements: number;
   statusChanges: number;
@@ -268,6 +272,7 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
     timeRegressionsConfirmed: count((p) => p.time?.verdict === 'regression' && !!p.time.confirmed),
     strategyRegressions: strategies.filter((s) => s.verdict === 'regression').length,
     strategyImprovements: strategies.filter((s) => s.verdict === 'improvement').length,
+    strategyInconclusive: strategies.filter((s) => s.verdict === 'inconclusive').length,
     statusRegressions: count((p) => p.status.verdict === 'regression'),
     statusImprovements: count((p) => p.status.verdict === 'improvement'),
     statusChanges: count((p) => p.status.verdict === 'change'),

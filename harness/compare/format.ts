@@ -134,6 +134,14 @@ export function inconclusiveLine(result: CompareResult): string {
   return c.timeInconclusive ? `time inconclusive for ${c.timeInconclusive} of ${c.pairs} pairs: ${INCONCLUSIVE_WHY}: ${result.options.moreReps}` : '';
 }
 
+/** Over rounds: the strategies whose rounds disagree too much for a verdict, and how to get more rounds; '' when none. */
+export function roundsInconclusiveLine(result: CompareResult): string {
+  const names = result.strategies.filter((s) => s.verdict === 'inconclusive').map((s) => s.strategy);
+  if (names.length === 0) return '';
+  const more = result.options.moreRounds ?? 'rerun with more rounds';
+  return `time inconclusive over the rounds for ${names.join(', ')}: the interval reaches beyond the threshold, as the rounds disagree (the machine's load changed between turns): ${more}`;
+}
+
 function speedLine(result: CompareResult): string {
   if (result.timeBasis === 'cpu') return '';
   if (!result.options.normalize) return 'machine speed: not normalized (--raw-times)';
@@ -256,7 +264,13 @@ function formatText(result: CompareResult, table: TableFn): string {
     ]),
   );
   const verdict = verdictLine(result);
-  out.push('', line(coverageLine(result)), ...(inconclusiveLine(result) ? [line(inconclusiveLine(result))] : []), '', md ? `**${mdText(verdict)}**` : oneLineText(verdict));
+  out.push(
+    '',
+    line(coverageLine(result)),
+    ...[inconclusiveLine(result), roundsInconclusiveLine(result)].filter(Boolean).map(line),
+    '',
+    md ? `**${mdText(verdict)}**` : oneLineText(verdict),
+  );
   return `${out.join('\n')}\n`;
 }
 
@@ -301,6 +315,7 @@ export function verdictLine(result: CompareResult): string {
     asideNote,
     c.timeImprovements ? plural(c.timeImprovements, 'time improvement') : '',
     c.timeInconclusive ? `${c.timeInconclusive} inconclusive on time` : '',
+    c.strategyInconclusive ? `${c.strategyInconclusive} ${c.strategyInconclusive === 1 ? 'strategy' : 'strategies'} inconclusive over the rounds` : '',
     c.counterChanges ? plural(c.counterChanges, 'counter change') : '',
     c.onlyInNew ? `${plural(c.onlyInNew, 'pair')} only in NEW` : '',
   ].filter(Boolean);

@@ -85,13 +85,19 @@ export function roundShift(perRound: ReadonlyMap<number, readonly number[]>, pai
 /**
  * A strategy's verdict over rounds: beyond the threshold by its own interval; or, when the rounds'
  * load leaves that interval wide, surely beyond the threshold against the other strategies of each
- * round (its relative interval) while its own factor is beyond it too — a change that slowed this strategy,
- * not the machine. Null without an interval.
+ * round (its relative interval) while its own factor is beyond it too — a change that slowed this
+ * strategy, not the machine. `unchanged` only when the own interval lies within the threshold both
+ * ways; one that reaches beyond it is `inconclusive`: the rounds disagree, and more of them would
+ * tell. Null without an interval.
  */
 export function roundVerdict(shift: FamilyShift, threshold: number): TimeVerdict | null {
   if (shift.low === null) return null;
   const own = beyondThreshold(shift.low, shift.high, threshold);
-  if (own !== 'unchanged' || !shift.relative || shift.relative.low === null) return own;
-  const relative = beyondThreshold(shift.relative.low, shift.relative.high, threshold);
-  return relative !== 'unchanged' && beyondThreshold(shift.factor, shift.factor, threshold) === relative ? relative : 'unchanged';
+  if (own !== 'unchanged') return own;
+  if (shift.relative && shift.relative.low !== null) {
+    const relative = beyondThreshold(shift.relative.low, shift.relative.high, threshold);
+    if (relative !== 'unchanged' && beyondThreshold(shift.factor, shift.factor, threshold) === relative) return relative;
+  }
+  const within = beyondThreshold(shift.high, shift.high, threshold) === 'unchanged' && beyondThreshold(shift.low, shift.low, threshold) === 'unchanged';
+  return within ? 'unchanged' : 'inconclusive';
 }

@@ -215,12 +215,13 @@ describe('nonobench ab', () => {
         writeCsv(file, columns, records.map((r) => ({ ...r, git_commit: commit })));
         return file;
       };
-      const check = await cli('bench-check', '--ab', '--baseline', atCommit(head), '--cache-dir', cache, '--run-out', join(dir, 'rerun.csv'));
+      // --rounds: more rounds than the baseline's three repetitions.
+      const check = await cli('bench-check', '--ab', '--rounds', '4', '--baseline', atCommit(head), '--cache-dir', cache, '--run-out', join(dir, 'rerun.csv'));
       expect(check.stderr).not.toMatch(/building/);
       expect(check.stdout).toMatch(/^Statuses and counters against .*baseline-[0-9a-f]{12}\.csv:$/m);
       expect(check.stdout).toMatch(new RegExp(`^Time, A/B against the baseline's commit ${head}:$`, 'm'));
       expect(check.code).toBe(0);
-      expect(readCsv(join(dir, 'rerun.csv')).records.map((r) => r.rep).sort()).toEqual(['1', '1', '2', '2', '3', '3']);
+      expect(readCsv(join(dir, 'rerun.csv')).records.map((r) => r.rep).sort()).toEqual(['1', '1', '2', '2', '3', '3', '4', '4']);
       const dirty = await cli('bench-check', '--ab', '--baseline', atCommit(`${head}-dirty`), '--cache-dir', cache, '--run-out', join(dir, 'dirty.csv'));
       expect(dirty.code).toBe(2);
       expect(dirty.stderr).toMatch(/uncommitted changes .*which no commit reproduces/);

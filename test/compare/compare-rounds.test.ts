@@ -106,16 +106,25 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
       expect(sat.shift.low!).toBeLessThan(1.1);
       expect(sat.shift.relative!.low!).toBeGreaterThan(1.15);
       expect(sat.verdict).toBe('regression');
-      for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('unchanged');
+      // The others' own intervals reach past the threshold: no verdict either way, and said so.
+      for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('inconclusive');
       expect(r.failed).toBe(true);
       expect(formatComparison(r, 'table')).toMatch(/sat 1\.\d{3}× slower over 60 pairs in 5 rounds \(95% CI \[[\d.]+, [\d.]+\]; 1\.2\d\d× against the other strategies' rounds, \[/);
     });
 
     it('calls the same load without a change of code no regression', () => {
       const same = side('new.csv', { rounds: 5, strategies, factor: (r) => newLoad(r), seed: 9 });
-      const r = compareRuns(two, same, paired);
-      expect(r.strategies.map((s) => s.verdict)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+      const r = compareRuns(two, same, { ...paired, moreRounds: 'rerun with more --rounds than 5' });
+      expect(r.strategies.map((s) => s.verdict)).toEqual(['inconclusive', 'inconclusive', 'inconclusive']);
       expect(r.failed).toBe(false);
+      const text = formatComparison(r, 'table');
+      expect(text).toContain(
+        "time inconclusive over the rounds for sat, probe, overlap: the interval reaches beyond the threshold, as the rounds disagree (the machine's load changed between turns): rerun with more --rounds than 5",
+      );
+      expect(text).toMatch(/OK: no regression in 180 pairs \(3 strategies inconclusive over the rounds\)\n$/);
+      // Without the load, the same code is unchanged.
+      const quiet = compareRuns(side('b.csv', { rounds: 5, strategies, factor: () => 1, seed: 10 }), side('n.csv', { rounds: 5, strategies, factor: () => 1, seed: 11 }), paired);
+      expect(quiet.strategies.map((s) => s.verdict)).toEqual(['unchanged', 'unchanged', 'unchanged']);
     });
 
     it('has nothing to compare a single strategy with', () => {

@@ -52,7 +52,7 @@ export function registerAb(program: Command): void {
         outDir,
         cacheDir: o.cacheDir,
         cwd: process.cwd(),
-        compare: compareOptionsOf(o, `rerun with --rounds ${MIN_REPS} or more`),
+        compare: { ...compareOptionsOf(o, `rerun with --rounds ${MIN_REPS} or more`), moreRounds: `rerun with more --rounds than ${o.rounds}` },
         log,
       });
     } catch (err) {

@@ -28,6 +28,7 @@ export function registerBenchCheck(program: Command): void {
       .option('--run-out <file>', 'CSV for the new run (default: reports/runs/bench-check-<timestamp>.csv)', nonEmpty('--run-out'))
       .option('--plugin <module>', 'module of a non-built-in strategy the baseline names (repeatable)', collect)
       .option('--ab', "judge time by an A/B run against the baseline's own commit (built once into --cache-dir), run interleaved with this checkout")
+      .option('--rounds <n>', "with --ab: rounds of each side (default: the baseline's repetitions)", positiveInt('--rounds'))
       .addOption(new Option('--cache-dir <dir>', 'with --ab: where builds are kept, one folder per commit').argParser(nonEmpty('--cache-dir')).default(defaultCacheDir(), '$NONOBENCH_CACHE or ~/.cache/nonobench/builds'))
       .option('--allow-commands', "rerun the external solvers' commands the baseline records")
       .option('--param <key=value>', 'strategy parameter (repeatable; default: as the baseline recorded)', collectParam)
@@ -58,7 +59,9 @@ export function registerBenchCheck(program: Command): void {
     try {
       if (o.ab) {
         const { benchCheckAb } = await import('../../ab/bench-check-ab.js'); // as ab's: not loaded by other commands
-        const check = await benchCheckAb({ ...options, cacheDir: o.cacheDir }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
+        const rounds = o.rounds === undefined ? {} : { rounds: o.rounds as number };
+        const compare = { ...options.compare, moreRounds: 'rerun with a larger --rounds' };
+        const check = await benchCheckAb({ ...options, compare, cacheDir: o.cacheDir, ...rounds }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
         const format = o.format as CompareFormat;
         process.stderr.write(`${check.tasksRun} tasks rerun into ${check.rerun}\n`);
         noteSettings('bench-check', check.facts, format);

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { compareFiles, DEFAULT_COMPARE_OPTIONS, SettingsRefusal, settingsLines, TIME_CHOICES, type CompareOptions, type CompareResult, type TimeChoice } from '../../compare/compare.js';
-import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, type CompareFormat } from '../../compare/format.js';
+import { COMPARE_FORMATS, comparisonChunks, inconclusiveLine, roundsInconclusiveLine, type CompareFormat } from '../../compare/format.js';
 import { writeOutputFile } from '../../io/output-path.js';
 import { nonEmpty, nonNegativeNumber } from '../options.js';
 
@@ -109,7 +109,7 @@ export function printRefusal(command: string, refusal: SettingsRefusal): void {
 export function noteSettings(command: string, result: CompareResult, format: CompareFormat): void {
   if (format !== 'csv') return;
   for (const line of settingsLines(command, result.base.file, result.next.file, result.settings, true)) process.stderr.write(`${line}\n`);
-  if (inconclusiveLine(result)) process.stderr.write(`${command}: ${inconclusiveLine(result)}\n`);
+  for (const line of [inconclusiveLine(result), roundsInconclusiveLine(result)]) if (line) process.stderr.write(`${command}: ${line}\n`);
 }
 
 export function registerCompare(program: Command): void {
@@ -122,7 +122,8 @@ export function registerCompare(program: Command): void {
   )
     .option('--paired-rounds', "repetition r of both runs ran in the same round, one after the other (as ab's base.csv and new.csv): judge each strategy over the rounds")
     .action((base: string, next: string, o) => {
-      const result = refusingDifferent('compare', () => compareFiles(base, next, { ...compareOptionsOf(o), pairedRounds: !!o.pairedRounds }));
+      const options = { ...compareOptionsOf(o), pairedRounds: !!o.pairedRounds, moreRounds: 'run ab again with more --rounds' };
+      const result = refusingDifferent('compare', () => compareFiles(base, next, options));
       if (!result) return;
       noteSettings('compare', result, o.format as CompareFormat);
       emitChunks(comparisonChunks(result, o.format as CompareFormat), o.out);
