@@ -4,7 +4,7 @@ import { benjaminiHochberg, familyShift, type FamilyShift } from './family.js';
 import { beyondThreshold, counterChanges, isSolvedStatus, judgeStatus, judgeTime, RERUN_WITH_MORE_REPS, statusRank, summariseRows, type CounterChange, type SideSummary, type StatusComparison, type TimeComparison, type TimeVerdict } from './judge.js';
 import { calibrationOf, calibrations, distinctValues, groupPairs, heldRows, pairKey, rowsOf, withoutRepeats, type PairGroups } from './pairs.js';
 import { asTable, loadRunTable, RunTable, type RunCsv } from './table.js';
-import { pairRoundLogs, roundCentres, roundShift, roundVerdict } from './rounds.js';
+import { othersCentres, pairRoundLogs, roundShift, roundVerdict } from './rounds.js';
 import { chooseTimeBasis, type TimeBasis, type TimeChoice } from './time-basis.js';
 import { compareSettings, SettingsRefusal, type SettingsComparison } from './settings.js';
 
@@ -329,16 +329,21 @@ function confirmAmongAll(pairs: PairComparison[], options: CompareOptions): void
  * turns in rounds) the interval is over the rounds instead (see rounds.ts).
  */
 function strategyRatios(pairs: PairComparison[], options: CompareOptions, roundLogs?: Map<PairComparison, Map<number, number>>): StrategyRatio[] {
-  const names = [...new Set(pairs.map((p) => p.strategy))];
+  const byStrategy = new Map<string, PairComparison[]>();
+  for (const p of pairs) {
+    const list = byStrategy.get(p.strategy);
+    if (list) list.push(p);
+    else byStrategy.set(p.strategy, [p]);
+  }
   const isTimed = (p: PairComparison) => !!p.time && p.time.verdict !== 'inconclusive';
-  // Each round's median over the other strategies' pairs: what the turns' load did to the rest of the run.
-  const othersCentres = (strategy: string) => roundCentres(byRound(pairs.filter((p) => p.strategy !== strategy && isTimed(p)), roundLogs!));
-  return names.map((strategy) => {
-    const mine = pairs.filter((p) => p.strategy === strategy);
+  const timedRounds = roundLogs && new Map([...byStrategy].map(([strategy, mine]) => [strategy, byRound(mine.filter(isTimed), roundLogs)]));
+  // Each round's median over the other strategies' centres: what the turns' load did to the rest of the run.
+  const others = timedRounds && othersCentres(timedRounds);
+  return [...byStrategy].map(([strategy, mine]) => {
     const solved = mine.filter((p) => isSolvedStatus(p.base.status) && isSolvedStatus(p.next.status) && p.time);
     const timed = mine.filter(isTimed);
     const shift = roundLogs
-      ? roundShift(byRound(timed, roundLogs), timed.length, options.confidence, othersCentres(strategy))
+      ? roundShift(timedRounds!.get(strategy)!, timed.length, options.confidence, others!.get(strategy))
       : familyShift(
           timed.map((p) => p.time!.ratio),
           options.confidence,

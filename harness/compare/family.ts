@@ -73,8 +73,12 @@ export interface FamilyShift {
   pairs: number;
   /** Rounds the interval was taken over, when the runs took turns in rounds (see rounds.ts); absent for an interval over pairs. */
   rounds?: number;
-  /** Over rounds: the factor relative to each round's median over the other strategies' pairs, with its interval. */
-  relative?: { factor: number; low: number | null; high: number | null };
+  /**
+   * Over rounds: the factor relative to each round's median over the other strategies' centres
+   * (from 3 of them), with its interval; and `others`, those medians' own factor and interval over
+   * the same rounds.
+   */
+  relative?: { factor: number; low: number | null; high: number | null; others: { factor: number; low: number | null; high: number | null } };
   /** exp of the Hodges–Lehmann estimate: the median of the Walsh averages of the log ratios. */
   factor: number;
   /** Interval for it at `achieved` confidence, or null when the pairs are too few for the confidence asked. */

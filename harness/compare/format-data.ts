@@ -115,7 +115,7 @@ export function* csvChunks(result: CompareResult): Generator<string> {
  *   strategies: [{ strategy, pairs, both_solved, geomean_ratio|null, time_regressions, time_improvements, time_inconclusive, status_regressions,
  *                  typical_ratio|null, typical_ci_low|null, typical_ci_high|null, typical_pairs,
  *                  typical_rounds|null (the rounds the interval is over, with paired_rounds; null: over pairs),
- *                  relative_ratio|null, relative_ci_low|null, relative_ci_high|null (over rounds: against each round's median over the other strategies' pairs),
+ *                  relative_ratio|null, relative_ci_low|null, relative_ci_high|null (over rounds: against each round's median over the other strategies' centres),
  *                  verdict: regression|improvement|unchanged|null }],
  *   pairs (most severe first): [{ puzzle_id, puzzle_path, strategy, title,
  *             base | new: { reps, status, statuses{status: count}, verified, median_ms|null, times_ms[],

@@ -185,6 +185,7 @@ function formatText(result: CompareResult, table: TableFn): string {
       result.timeAdvisory
         ? 'time never fails here: its verdicts are advice (a baseline measured under another load; bench-check --ab judges time A/B)'
         : `time fails for a strategy whose typical ratio ${o.pairedRounds ? "over its pairs, judged over the rounds (each round's median ratio; Student's t)," : 'over its pairs'} has its ${percentLabel(o.confidence)} CI above ${slow.toFixed(3)}, ` +
+          (o.pairedRounds ? `or whose CI against the other strategies' rounds is above ${slow.toFixed(3)} with its typical ratio above it too, ` : '') +
           `or a pair's regression that holds among all ${result.counts.pairs} pairs (false-discovery rate ${percentLabel(1 - o.confidence)})`,
     ),
     line('order: status regressions (worst status first), time regressions (most ms lost first), other status changes, improvements (most ms saved first)'),

@@ -16,7 +16,7 @@ import { beyondThreshold, type TimeVerdict } from './judge.js';
  * round's median log ratio over the strategy's pairs is one observation, and the interval is
  * Student's t over the rounds. A round under load widens it; a change of code moves every round.
  * Load slows the other strategies of the turn as well, so a strategy is also judged against each
- * round's median over theirs (roundVerdict).
+ * round's median over theirs (othersCentres, roundVerdict).
  */
 
 /** Rounds needed for an interval, as a pair needs MIN_REPS repetitions a side. */
@@ -64,9 +64,45 @@ export function roundCentres(perRound: ReadonlyMap<number, readonly number[]>): 
   return centres;
 }
 
+/** Other strategies a round needs for the reference against which a strategy is judged. */
+export const MIN_OTHERS = 3;
+
+/**
+ * For each strategy, each round's median over the other strategies' round centres (rounds where
+ * fewer than MIN_OTHERS of them ran left out). A median over strategies, not over their pairs: a
+ * change of code that moves one other strategy (most commits touch one) then moves it not at all
+ * while the unchanged are the majority, where a median over pairs would move by up to half of it
+ * and call the strategies the change left alone slower or faster.
+ */
+export function othersCentres(perStrategy: ReadonlyMap<string, ReadonlyMap<number, readonly number[]>>): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  const rounds = new Map<number, { strategy: string; centre: number }[]>();
+  for (const [strategy, perRound] of perStrategy) {
+    out.set(strategy, new Map());
+    for (const [r, centre] of roundCentres(perRound)) {
+      const list = rounds.get(r);
+      if (list) list.push({ strategy, centre });
+      else rounds.set(r, [{ strategy, centre }]);
+    }
+  }
+  for (const [r, list] of rounds) {
+    // The round's centres sorted once: the median without one of them is read off by index.
+    list.sort((a, b) => a.centre - b.centre);
+    const position = new Map(list.map((e, i) => [e.strategy, i]));
+    for (const [strategy, centres] of out) {
+      const skip = position.get(strategy) ?? list.length;
+      const n = list.length - (skip < list.length ? 1 : 0);
+      if (n < MIN_OTHERS) continue;
+      const kth = (j: number) => list[j < skip ? j : j + 1]!.centre;
+      centres.set(r, n % 2 ? kth(n >> 1) : (kth(n / 2 - 1) + kth(n / 2)) / 2);
+    }
+  }
+  return out;
+}
+
 /**
  * The typical factor over rounds, from each round's log ratios of a strategy's pairs; with
- * `others`, each round's median log ratio over the other strategies' pairs, also the factor
+ * `others`, each round's median over the other strategies' centres (othersCentres), also the factor
  * relative to them: load during a turn slows the other strategies of that turn too, so the
  * difference between this strategy's round and theirs is free of most of it.
  */
@@ -76,8 +112,18 @@ export function roundShift(perRound: ReadonlyMap<number, readonly number[]>, pai
   const own = tInterval([...centres.values()], confidence);
   const shift: FamilyShift = { pairs, rounds: centres.size, ...own, achieved: own.low === null ? 0 : confidence };
   if (others) {
-    const differences = [...centres].filter(([r]) => others.has(r)).map(([r, c]) => c - others.get(r)!);
-    if (differences.length > 0) shift.relative = tInterval(differences, confidence);
+    const common = [...centres].filter(([r]) => others.has(r));
+    if (common.length > 0)
+      shift.relative = {
+        ...tInterval(
+          common.map(([r, c]) => c - others.get(r)!),
+          confidence,
+        ),
+        others: tInterval(
+          common.map(([r]) => others.get(r)!),
+          confidence,
+        ),
+      };
   }
   return shift;
 }
@@ -86,7 +132,8 @@ export function roundShift(perRound: ReadonlyMap<number, readonly number[]>, pai
  * A strategy's verdict over rounds: beyond the threshold by its own interval; or, when the rounds'
  * load leaves that interval wide, surely beyond the threshold against the other strategies of each
  * round (its relative interval) while its own factor is beyond it too — a change that slowed this
- * strategy, not the machine. `unchanged` only when the own interval lies within the threshold both
+ * strategy, not the machine — provided the others' own interval over those rounds holds 1 (the code
+ * did not surely move them). `unchanged` only when the own interval lies within the threshold both
  * ways; one that reaches beyond it is `inconclusive`: the rounds disagree, and more of them would
  * tell. Null without an interval.
  */
@@ -94,7 +141,11 @@ export function roundVerdict(shift: FamilyShift, threshold: number): TimeVerdict
   if (shift.low === null) return null;
   const own = beyondThreshold(shift.low, shift.high, threshold);
   if (own !== 'unchanged') return own;
-  if (shift.relative && shift.relative.low !== null) {
+  // The others are the reference for the load only while the code left them as they were: when
+  // their own interval excludes 1, the change surely moved them, and every strategy it left alone
+  // would move against them. (Load on up to three turns of five never takes 1 out of it.)
+  const others = shift.relative?.others;
+  if (shift.relative && shift.relative.low !== null && others && others.low !== null && others.low <= 1 && others.high! >= 1) {
     const relative = beyondThreshold(shift.relative.low, shift.relative.high, threshold);
     if (relative !== 'unchanged' && beyondThreshold(shift.factor, shift.factor, threshold) === relative) return relative;
   }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
-import { roundShift, roundVerdict } from '../../harness/compare/rounds.js';
+import { othersCentres, roundShift, roundVerdict } from '../../harness/compare/rounds.js';
+import { median } from '../../harness/results/median.js';
 import { formatComparison } from '../../harness/compare/format.js';
 import type { CsvRecord } from '../../harness/results/csv.js';
 
@@ -91,7 +92,7 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
   });
 
   describe('against the other strategies of each round', () => {
-    const strategies = ['sat', 'probe', 'overlap'];
+    const strategies = ['sat', 'probe', 'overlap', 'backtrack'];
     // Each side's turn r ran under its own load: heavy and uneven, as a shared machine gives.
     const loadOf = (seed: number) => (r: number) => [1, 1.45, 0.8, 1.3, 1.05, 0.9, 1.4][(r * 3 + seed) % 7]!;
     const baseLoad = loadOf(1);
@@ -109,26 +110,59 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
       // The others' own intervals reach past the threshold: no verdict either way, and said so.
       for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('inconclusive');
       expect(r.failed).toBe(true);
+      // The rule that decided is among those the header says fail.
+      expect(formatComparison(r, 'table')).toContain("or whose CI against the other strategies' rounds is above 1.100 with its typical ratio above it too");
       expect(formatComparison(r, 'table')).toMatch(/sat 1\.\d{3}× slower over 60 pairs in 5 rounds \(95% CI \[[\d.]+, [\d.]+\]; 1\.2\d\d× against the other strategies' rounds, \[/);
     });
 
     it('calls the same load without a change of code no regression', () => {
       const same = side('new.csv', { rounds: 5, strategies, factor: (r) => newLoad(r), seed: 9 });
       const r = compareRuns(two, same, { ...paired, moreRounds: 'rerun with more --rounds than 5' });
-      expect(r.strategies.map((s) => s.verdict)).toEqual(['inconclusive', 'inconclusive', 'inconclusive']);
+      expect(r.strategies.map((s) => s.verdict)).toEqual(['inconclusive', 'inconclusive', 'inconclusive', 'inconclusive']);
       expect(r.failed).toBe(false);
       const text = formatComparison(r, 'table');
       expect(text).toContain(
-        "time inconclusive over the rounds for sat, probe, overlap: the interval reaches beyond the threshold, as the rounds disagree (the machine's load changed between turns): rerun with more --rounds than 5",
+        "time inconclusive over the rounds for sat, probe, overlap, backtrack: the interval reaches beyond the threshold, as the rounds disagree (the machine's load changed between turns): rerun with more --rounds than 5",
       );
-      expect(text).toMatch(/OK: no regression in 180 pairs \(3 strategies inconclusive over the rounds\)\n$/);
+      expect(text).toMatch(/OK: no regression in 240 pairs \(4 strategies inconclusive over the rounds\)\n$/);
       // Without the load, the same code is unchanged.
       const quiet = compareRuns(side('b.csv', { rounds: 5, strategies, factor: () => 1, seed: 10 }), side('n.csv', { rounds: 5, strategies, factor: () => 1, seed: 11 }), paired);
-      expect(quiet.strategies.map((s) => s.verdict)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+      expect(quiet.strategies.map((s) => s.verdict)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    });
+
+    it('does not call an unchanged strategy slower because the change sped up the others', () => {
+      // probe and overlap 30% faster by the code; NEW's turns of rounds 1–3 under load (1.25×); sat untouched.
+      const base = side('base.csv', { rounds: 5, strategies, factor: () => 1, seed: 21 });
+      const next = side('new.csv', { rounds: 5, strategies, factor: (r, s) => (r <= 3 ? 1.25 : 1) * (s === 'sat' ? 1 : 0.7), seed: 22 });
+      const r = compareRuns(base, next, paired);
+      const sat = r.strategies.find((s) => s.strategy === 'sat')!;
+      expect(sat.shift.low!).toBeLessThan(1.1); // its own interval: the load, no verdict
+      expect(sat.shift.relative!.low!).toBeGreaterThan(1.1); // against the others, which the code moved
+      expect(sat.verdict).not.toBe('regression');
+      expect(r.failed).toBe(false);
     });
 
     it('has nothing to compare a single strategy with', () => {
       expect(compareRuns(base, loaded, paired).strategies[0]!.shift.relative).toBeUndefined();
+    });
+
+    it("does not call the strategies a change left alone slower because it sped up another (and the others' load)", () => {
+      // sat 25% faster by the code; NEW's turns of rounds 1–3 under load (1.25×); probe and overlap untouched.
+      const three = ['sat', 'probe', 'overlap'];
+      const b = side('base.csv', { rounds: 5, strategies: three, factor: () => 1, seed: 23 });
+      const n = side('new.csv', { rounds: 5, strategies: three, factor: (r, s) => (r <= 3 ? 1.25 : 1) * (s === 'sat' ? 0.75 : 1), seed: 24 });
+      const r = compareRuns(b, n, paired);
+      // No verdict for them: the load leaves their own intervals wide (inconclusive), and nothing else decides.
+      expect(r.strategies.filter((s) => s.strategy !== 'sat').map((s) => s.verdict)).toEqual(['inconclusive', 'inconclusive']);
+      expect(r.failed).toBe(false);
+    });
+
+    it('with more strategies, one sped up leaves the reference of the others where it was', () => {
+      const b = side('base.csv', { rounds: 5, strategies, factor: () => 1, seed: 25 });
+      const n = side('new.csv', { rounds: 5, strategies, factor: (r, s) => (r <= 3 ? 1.25 : 1) * (s === 'sat' ? 0.75 : 1), seed: 26 });
+      const r = compareRuns(b, n, paired);
+      for (const s of r.strategies.filter((s) => s.strategy !== 'sat')) expect(s.shift.relative!.factor).toBeCloseTo(1, 1);
+      expect(r.failed).toBe(false);
     });
 
     it('property: load on at most three turns of one side, whatever each strategy makes of it, is never a regression', () => {
@@ -177,5 +211,36 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
         return close(forward.factor, 1 / backward.factor) && close(forward.low!, 1 / backward.high!) && close(forward.high!, 1 / backward.low!);
       }),
     );
+  });
+});
+
+describe('the other strategies of each round, with many strategies', () => {
+  it("property: each centre is the median of the other strategies' round medians, from three of them", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.array(fc.integer({ min: -5, max: 5 }), { maxLength: 6 }), { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 6 }), (strategies) => {
+        const perStrategy = new Map(strategies.map((rounds, k) => [`s${k}`, new Map(rounds.map((logs, r) => [r, logs.map((x) => x / 4)]))]));
+        const centres = othersCentres(perStrategy);
+        for (const [strategy, perRound] of perStrategy)
+          for (const r of perRound.keys()) {
+            const rest = [...perStrategy].filter(([s, m]) => s !== strategy && (m.get(r)?.length ?? 0) > 0).map(([, m]) => median(m.get(r)!));
+            if (rest.length < 3) expect(centres.get(strategy)!.has(r)).toBe(false);
+            else expect(centres.get(strategy)!.get(r)).toBe(median(rest));
+          }
+      }),
+    );
+  });
+
+  it('does not sort every round again for each strategy (600 strategies × 3 puzzles × 3 rounds)', () => {
+    const strategies = Array.from({ length: 600 }, (_, k) => `s${k}`);
+    const b = side('b.csv', { rounds: 3, puzzles: 3, strategies, factor: () => 1, seed: 11 });
+    const n = side('n.csv', { rounds: 3, puzzles: 3, strategies, factor: () => 1, seed: 12 });
+    compareRuns(b, n); // warm up
+    let t = performance.now();
+    compareRuns(b, n);
+    const overPuzzles = performance.now() - t;
+    t = performance.now();
+    compareRuns(b, n, paired);
+    const overRounds = performance.now() - t;
+    expect(overRounds).toBeLessThan(3 * overPuzzles);
   });
 });
