@@ -227,6 +227,8 @@ export function compareRuns(baseIn: RunCsv | RunTable, nextIn: RunCsv | RunTable
     else matched.push([p, q]);
   }
   if (matched.length === 0) throw new Error(`${nextT.file}: shares no (puzzle, strategy) pair with ${baseT.file}: nothing to compare`);
+  if (options.pairedRounds)
+    for (const t of [baseT, nextT]) if (!t.has('rep')) throw new Error(`${t.file}: has no rep column, which --paired-rounds needs: the round each row ran in`);
   const settings = compareSettings(base.groups, next.groups);
   if (!options.allowDifferent && settings.differences.some((d) => d.refuses)) throw new SettingsRefusal(baseT.file, nextT.file, settings);
   // CPU time does not grow with other work on the machine: only wall time is scaled by calibration.

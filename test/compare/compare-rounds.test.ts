@@ -83,6 +83,11 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
     expect(r.failed).toBe(false);
   });
 
+  it('refuses runs without a rep column: nothing says which round a row ran in', () => {
+    const noRep = { ...loaded, columns: loaded.columns.filter((c) => c !== 'rep'), records: loaded.records.map(({ rep: _rep, ...r }) => r) };
+    expect(() => compareRuns(base, noRep, paired)).toThrow(/new\.csv: has no rep column, which --paired-rounds needs/);
+  });
+
   it('skips a round one side lacks', () => {
     const cut = side('new.csv', { rounds: 5, factor: () => 1.3, seed: 6 });
     cut.records = cut.records.filter((rec) => rec.rep !== '4');
