@@ -75,6 +75,8 @@ export interface StrategyRatio {
   shift: FamilyShift;
   /** Its verdict, as a pair's: null when the pairs are too few for an interval at the confidence asked. */
   verdict: TimeVerdict | null;
+  /** Over rounds, which interval gave a regression or improvement: its own, or the one against the other strategies. */
+  verdictBy?: 'own' | 'others';
 }
 
 export interface RunInfo {
@@ -362,6 +364,7 @@ function strategyRatios(pairs: PairComparison[], options: CompareOptions, roundL
       statusRegressions: mine.filter((p) => p.status.verdict === 'regression').length,
       shift,
       verdict,
+      ...(roundLogs && (verdict === 'regression' || verdict === 'improvement') ? { verdictBy: beyondThreshold(shift.low, shift.high, options.threshold) === verdict ? ('own' as const) : ('others' as const) } : {}),
     };
   });
 }

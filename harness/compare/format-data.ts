@@ -116,7 +116,8 @@ export function* csvChunks(result: CompareResult): Generator<string> {
  *                  typical_ratio|null, typical_ci_low|null, typical_ci_high|null, typical_pairs,
  *                  typical_rounds|null (the rounds the interval is over, with paired_rounds; null: over pairs),
  *                  relative_ratio|null, relative_ci_low|null, relative_ci_high|null (over rounds: against each round's median over the other strategies' centres),
- *                  verdict: regression|improvement|unchanged|null }],
+ *                  verdict: regression|improvement|unchanged|inconclusive (over rounds)|null,
+ *                  verdict_by: own|others|null (over rounds: which interval gave a regression or improvement) }],
  *   pairs (most severe first): [{ puzzle_id, puzzle_path, strategy, title,
  *             base | new: { reps, status, statuses{status: count}, verified, median_ms|null, times_ms[],
  *                           counters{dead_ends[], decisions[], line_solves[]} },
@@ -240,6 +241,7 @@ function jsonHead(result: CompareResult) {
       relative_ci_low: s.shift.relative?.low ?? null,
       relative_ci_high: s.shift.relative?.high ?? null,
       verdict: s.verdict,
+      verdict_by: s.verdictBy ?? null,
     })),
   };
 }

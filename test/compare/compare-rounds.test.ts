@@ -61,6 +61,7 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
     const r = compareRuns(base, slower, paired);
     const s = r.strategies[0]!;
     expect(s.verdict).toBe('regression');
+    expect(s.verdictBy).toBe('own');
     expect(s.shift.factor).toBeGreaterThan(1.25);
     expect(s.shift.factor).toBeLessThan(1.35);
     expect(r.failed).toBe(true);
@@ -112,6 +113,7 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
       expect(sat.shift.low!).toBeLessThan(1.1);
       expect(sat.shift.relative!.low!).toBeGreaterThan(1.15);
       expect(sat.verdict).toBe('regression');
+      expect(sat.verdictBy).toBe('others');
       // The others' own intervals reach past the threshold: no verdict either way, and said so.
       for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('inconclusive');
       expect(r.failed).toBe(true);
