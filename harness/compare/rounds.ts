@@ -20,7 +20,7 @@ import { beyondThreshold, type TimeVerdict } from './judge.js';
  */
 
 /** Rounds needed for an interval, as a pair needs MIN_REPS repetitions a side. */
-export const MIN_ROUNDS = 3;
+const MIN_ROUNDS = 3;
 
 /** Per repetition (round) number: log(NEW / BASE) of one pair, where both sides finished that round. */
 export function pairRoundLogs(baseT: RunTable, baseRows: ArrayLike<number>, nextT: RunTable, nextRows: ArrayLike<number>, basis: TimeBasis, nextScale: number): Map<number, number> {
@@ -58,14 +58,14 @@ function tInterval(logs: readonly number[], confidence: number): { factor: numbe
 }
 
 /** Each round's median log ratio, by round. */
-export function roundCentres(perRound: ReadonlyMap<number, readonly number[]>): Map<number, number> {
+function roundCentres(perRound: ReadonlyMap<number, readonly number[]>): Map<number, number> {
   const centres = new Map<number, number>();
   for (const [r, logs] of perRound) if (logs.length > 0) centres.set(r, median(logs));
   return centres;
 }
 
 /** Other strategies a round needs for the reference against which a strategy is judged. */
-export const MIN_OTHERS = 3;
+const MIN_OTHERS = 3;
 
 /**
  * For each strategy, each round's median over the other strategies' round centres (rounds where

@@ -19,7 +19,7 @@ import { parse } from 'csv-parse/sync';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
 import type { CsvRecord } from '../../harness/results/csv.js';
 
-const { values: args } = parseArgs({
+const { values: args, tokens } = parseArgs({
   options: {
     same: { type: 'string', multiple: true, default: [] },
     base: { type: 'string', multiple: true, default: [] },
@@ -28,7 +28,17 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '200' },
     seed: { type: 'string', default: '1' },
   },
+  allowPositionals: true,
+  tokens: true,
 });
+// `--same DIR…`: the folders after the first (a shell glob) belong to the list option before them.
+let list: string[] | undefined;
+for (const t of tokens)
+  if (t.kind === 'option') list = t.name === 'same' || t.name === 'base' || t.name === 'slowed' ? args[t.name] : undefined;
+  else if (t.kind === 'positional') {
+    if (!list) throw new Error(`${t.value}: a folder goes after --same, --base or --slowed`);
+    list.push(t.value);
+  }
 
 interface Turn {
   columns: string[];

@@ -149,6 +149,10 @@ describe('nonobench classify', () => {
     expect(code).toBe(2);
     expect(err.trim().split('\n')).toEqual([expect.stringMatching(/no-such-puzzle\.non:0: cannot read the file/)]);
     expect([readFileSync(csv, 'utf8'), readFileSync(html, 'utf8')]).toEqual(['an earlier classification\n', '<p>an earlier page</p>\n']);
+    // A file that was not there is said to be not made, not "left as it was".
+    const absent = join(dir, 'absent.csv');
+    expect(run(join(dir, 'no-such-puzzle.non'), '--out', absent, '--workers', '1').out).toContain(`nothing written, ${absent} not made`);
+    expect(existsSync(absent)).toBe(false);
   });
 
   it('puts a puzzle that is not finished within the time limit in the unknown class', () => {

@@ -45,6 +45,13 @@ describe('whole-number options', () => {
   });
 });
 
+describe('options that go with another', () => {
+  it('bench-check --rounds without --ab is refused before the rerun, not ignored', () => {
+    const r = runCli('bench-check', '--baseline', 'test/fixtures/csv/base.csv', '--rounds', '3', '-q');
+    expect([r.code, r.err.split('\n')[0]]).toEqual([2, 'nonobench: --rounds goes with --ab']);
+  });
+});
+
 describe('limits too large to honour', () => {
   it('more than 100 warm-up solves per task is a slip, refused (1e20 would keep a run busy for ever)', () => {
     expect([outcome(warmupCount, '0'), outcome(warmupCount, '100')]).toEqual([0, 100]);

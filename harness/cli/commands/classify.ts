@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UNKNOWN, type Grid } from '../../../corpus/model.js';
@@ -210,7 +211,7 @@ export function registerClassify(program: Command): void {
       // No puzzle read (a typo in every path): as `run`, outputs are touched only with something to
       // record, so an earlier classification under the same --out or --html is left as it was.
       if (run.results.length === 0 && run.loadErrors.length > 0) {
-        process.stdout.write(`no puzzle could be read: nothing written, ${oneLineText(out)} left as it was\n`);
+        process.stdout.write(`no puzzle could be read: nothing written, ${oneLineText(out)} ${existsSync(out) ? 'left as it was' : 'not made'}\n`);
         process.exitCode = EXIT_BAD_INPUT;
         return;
       }

@@ -10,6 +10,7 @@ import { MIN_REPS, SettingsRefusal } from '../../compare/compare.js';
 import { addCompareOptions, compareOptionsOf, emit, noteSettings, printRefusal } from './compare.js';
 import { defaultCacheDir } from '../../ab/builds.js';
 import { Interrupted } from '../../ab/child.js';
+import { UsageError } from '../../io/thrown.js';
 import { DEFAULT_MEMORY_MB, defaultWorkers } from '../../run/run.js';
 import { checkWorkers, collectParam, distinctFiles, maxSizeOption, memoryMb, nonEmpty, positiveInt, warmupCount } from '../options.js';
 
@@ -39,6 +40,8 @@ export function registerBenchCheck(program: Command): void {
       .option('-q, --quiet', 'no progress output'),
   ).action(async (o) => {
     if (o.workers !== undefined) checkWorkers(o.workers);
+    // Without --ab the rerun takes the baseline's repetitions: --rounds would be dropped unsaid.
+    if (o.rounds !== undefined && !o.ab) throw new UsageError('--rounds goes with --ab');
     const runOut: string = o.runOut ?? defaultCheckOut();
     // Before the rerun: a comparison written over the baseline or the rerun would be refused only after it.
     distinctFiles([['--baseline', o.baseline], ['--run-out', runOut], ['--out', o.out]]);
