@@ -10,7 +10,7 @@ import { ExactLineSolver } from '../../solvers/line/exact.js';
 import { OverlapLineSolver } from '../../solvers/line/overlap.js';
 import { deadlineAfter, type SolveResult, type Strategy } from '../../solvers/api/types.js';
 import { formatTable } from '../io/table.js';
-import { SolveFailedError, thrownMessage } from '../io/thrown.js';
+import { Failure, thrownMessage } from '../io/thrown.js';
 import { checkAnswer, malformed } from '../results/verify.js';
 
 /** Solves the cases in turn, forever: one call, one line solve (the unit of the line benchmarks). */
@@ -68,10 +68,10 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
         first = solve();
         problem = answerProblem(puzzle, await first);
       } catch (err) {
-        throw new SolveFailedError(benchFailure(name, err));
+        throw new Failure(benchFailure(name, err));
       }
       // A wrong or unfinished answer is no measure of the strategy's speed: checked as `run` checks it, never timed.
-      if (problem) throw new SolveFailedError(benchFailure(name, problem));
+      if (problem) throw new Failure(benchFailure(name, problem));
       if (isThenable(first))
         bench.add(name, async () => {
           await solve();
@@ -85,7 +85,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchRow[]> 
   // A solve that fails only later, while timed, leaves its task errored: one line, not a row without figures.
   for (const task of bench.tasks) {
     const r = task.result as { state: string; error?: unknown };
-    if (r.state === 'errored') throw new SolveFailedError(benchFailure(task.name, r.error));
+    if (r.state === 'errored') throw new Failure(benchFailure(task.name, r.error));
   }
   return bench.tasks.map((task) => {
     const r = task.result as { state: string; latency?: { mean: number; p75: number; p99: number; samplesCount: number; rme: number } };

@@ -35,7 +35,10 @@ function describe(thrown: unknown): string {
 /** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */
 export class UsageError extends Error {}
 
-/** Work that failed for a reason other than the user's input (a full disk, a build that broke): exit 1, not 2. */
+/**
+ * Work that failed for a reason other than the user's input (a full disk, a build that broke, a
+ * strategy's solve that a command stops on, as `bench` does): exit 1, not 2.
+ */
 export class Failure extends Error {}
 
 /**
@@ -48,13 +51,6 @@ export class OutputWriteError extends Failure {
     super(`cannot write ${oneLineText(file)} (${thrownMessage(cause)})`);
   }
 }
-
-/**
- * A strategy's solve that failed (it threw, answered wrongly or malformed, or gave no answer in time)
- * where a command stops on it, as `bench` does: a failure (exit 1), as an `error` or `wrong` row of
- * `run` is, not bad input.
- */
-export class SolveFailedError extends Failure {}
 
 /**
  * Line breaks and runs of blanks become one space; the control characters left (a terminal escape, C1

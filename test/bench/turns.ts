@@ -12,12 +12,11 @@
  *       A from the base turns, B from the `new` turns of runs whose NEW build slowed one strategy:
  *       how often that strategy's slowdown is found, and how often another strategy gets a verdict.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'csv-parse/sync';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
-import type { CsvRecord } from '../../harness/results/csv.js';
+import { readCsv, type CsvRecord } from '../../harness/results/csv.js';
 
 const { values: args, tokens } = parseArgs({
   options: {
@@ -48,10 +47,11 @@ interface Turn {
 /** The turns of one side in ab folders. */
 function turnsOf(dirs: readonly string[], side: 'base' | 'new'): Turn[] {
   const turns: Turn[] = [];
+  const round = new RegExp(`^${side}-round\\d+\\.csv$`);
   for (const dir of dirs)
-    for (const name of readdirSync(dir).filter((n) => new RegExp(`^${side}-round\\d+\\.csv$`).test(n)).sort()) {
-      const records = parse(readFileSync(join(dir, name)), { columns: true }) as CsvRecord[];
-      if (records.length > 0) turns.push({ columns: Object.keys(records[0]!), records });
+    for (const name of readdirSync(dir).filter((n) => round.test(n)).sort()) {
+      const { columns, records } = readCsv(join(dir, name));
+      if (records.length > 0) turns.push({ columns, records });
     }
   return turns;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns, DEFAULT_COMPARE_OPTIONS, type RunCsv } from '../../harness/compare/compare.js';
 import { othersCentres, roundShift, roundVerdict } from '../../harness/compare/rounds.js';
 import { median } from '../../harness/results/median.js';
-import { formatComparison } from '../../harness/compare/format.js';
+import { comparisonJson, formatComparison } from '../../harness/compare/format.js';
 import type { CsvRecord } from '../../harness/results/csv.js';
 
 /**
@@ -114,6 +114,10 @@ describe('compare with --paired-rounds (ab, bench-check --ab)', () => {
       expect(sat.shift.relative!.low!).toBeGreaterThan(1.15);
       expect(sat.verdict).toBe('regression');
       expect(sat.verdictBy).toBe('others');
+      // json says the same: the rounds, both intervals, and which one decided.
+      const json = comparisonJson(r).strategies.find((s) => s.strategy === 'sat')!;
+      expect(json).toMatchObject({ typical_rounds: 5, typical_ci_low: sat.shift.low, relative_ratio: sat.shift.relative!.factor, relative_ci_low: sat.shift.relative!.low, verdict: 'regression', verdict_by: 'others' });
+      expect(comparisonJson(r).summary.strategy_inconclusive).toBe(r.strategies.filter((s) => s.verdict === 'inconclusive').length);
       // The others' own intervals reach past the threshold: no verdict either way, and said so.
       for (const other of r.strategies.filter((s) => s.strategy !== 'sat')) expect(other.verdict).toBe('inconclusive');
       expect(r.failed).toBe(true);

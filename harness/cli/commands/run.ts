@@ -1,13 +1,12 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard, TooManyTasks } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
 import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
-import { InputError } from '../../../corpus/errors.js';
+import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
-import { existsSync } from 'node:fs';
-import { oneLineText } from '../../../corpus/errors.js';
 
 export function registerRun(program: Command): void {
   program
