@@ -17,7 +17,9 @@ function gitCommit(): string {
     const opts: ExecFileSyncOptionsWithStringEncoding = { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' };
     const [top, head] = execFileSync('git', ['rev-parse', '--show-toplevel', '--short=12', 'HEAD'], opts).trim().split('\n');
     if (!top || !head || realpathSync(top) !== realpathSync(PACKAGE_ROOT)) return '';
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim() !== '';
+    // Read only: a status refreshing the index would write .git/index.lock, and one killed midway (a
+    // file-size limit, `ulimit -f`) leaves it behind and stops every later git command in the checkout.
+    const dirty = execFileSync('git', ['--no-optional-locks', 'status', '--porcelain', '--untracked-files=no'], opts).trim() !== '';
     return dirty ? `${head}-dirty` : head;
   } catch {
     return '';
