@@ -90,6 +90,8 @@ export interface AbOptions {
   cwd: string;
   compare: CompareOptions;
   log: (line: string) => void;
+  /** Throws the usage error `run` would give for these arguments: the CLI passes `run`'s own check. */
+  checkRunArgs?: (args: readonly string[]) => Promise<void>;
 }
 
 export interface AbResult {
@@ -103,9 +105,11 @@ export interface AbResult {
 export async function abRun(o: AbOptions): Promise<AbResult> {
   const reserved = reservedRunOption(o.runArgs);
   if (reserved) throw new Error(`${reserved}: ab sets it itself (give --rounds for repetitions, --out-dir for the CSVs)`);
-  const root = await nonobenchCheckout(o.cwd);
   // Everything that can be wrong with the arguments is found before any build, which takes a minute:
-  // a NEW ref that names no commit, an unknown suite, a definition that cannot be read.
+  // a `run` argument its run would refuse, a NEW ref that names no commit, an unknown suite, a
+  // definition that cannot be read.
+  await o.checkRunArgs?.(o.runArgs);
+  const root = await nonobenchCheckout(o.cwd);
   await commitOf(root, o.baseRef);
   if (o.newRef !== undefined) await commitOf(root, o.newRef);
   const runArgs = explicitRun(o.runArgs, o.cwd, defaultWorkers());

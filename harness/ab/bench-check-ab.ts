@@ -23,6 +23,8 @@ export interface AbCheckOptions extends BenchCheckOptions {
   cacheDir: string;
   /** Rounds of each side; the baseline's repetitions when absent. */
   rounds?: number;
+  /** Throws the usage error `run` would give for these arguments: the CLI passes `run`'s own check. */
+  checkRunArgs?: (args: readonly string[]) => Promise<void>;
 }
 
 export interface AbCheckResult {
@@ -79,6 +81,7 @@ export async function benchCheckAb(options: AbCheckOptions, defaults: { workers:
     throw new Error(`${options.baseline}: was recorded from a benchmark definition (${config.definition}), which bench-check --ab cannot name to run: run bench-check without --ab`);
   const strategies = await baselineConfigurations(config, options);
   const runArgs = baselineRunArgs(config, strategies, options, defaults);
+  await options.checkRunArgs?.(runArgs);
   const log = (line: string) => {
     if (!options.quiet) (options.log ?? process.stderr).write(`${line}\n`);
   };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Option, type Command } from 'commander';
+import { Command, CommanderError, Option, type OptionValues } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard, TooManyTasks } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
@@ -8,8 +8,9 @@ import { UsageError } from '../../io/thrown.js';
 import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
 
-export function registerRun(program: Command): void {
-  program
+/** `run`'s command line: its arguments, options and their parsers, without what it does. */
+function defineRun(program: Command): Command {
+  return program
     .command('run')
     .description('solve puzzles with strategies on worker threads and record one CSV row per task')
     .argument('[paths...]', 'puzzle files, bundles, FILE#N members or directories (default: the bundled corpus)')
@@ -28,26 +29,67 @@ export function registerRun(program: Command): void {
     .option('--config <file>', 'a benchmark definition (YAML or JSON): puzzles, configurations, settings; options given here override it')
     .addOption(suiteOption())
     .addOption(maxSizeOption())
-    .option('-q, --quiet', 'no progress output')
+    .option('-q, --quiet', 'no progress output');
+}
+
+/**
+ * What `run` makes of its arguments before it loads a puzzle or a strategy, each check in the order
+ * `run` makes it: a bad value throws the usage error `run` gives. Warnings go to `log`.
+ */
+async function runPlan(paths: string[], o: OptionValues, command: Command, log?: { write(text: string): unknown }) {
+  if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
+  if (o.resume !== undefined && o.out !== undefined) throw new UsageError('--resume FILE writes to FILE: give --out or --resume, not both');
+  // Loaded only for --config: YAML and zod are many modules, and every run would pay for them.
+  const def = o.config !== undefined ? (await import('../../config/definition.js')).loadDefinition(o.config) : undefined;
+  // An option given on the command line wins over the definition, which wins over the defaults.
+  const given = (name: string) => command.getOptionValueSource(name) === 'cli';
+  const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);
+  const puzzlePaths = paths.length > 0 || o.suite !== undefined || !def ? pathsWithSuite(paths, o.suite) : def.paths;
+  try {
+    checkWorkers(setting('workers', def?.settings.workers), undefined, log);
+  } catch (err) {
+    const at = given('workers') ? undefined : def?.workersAt;
+    if (at && err instanceof UsageError) throw new InputError(at.file, at.line, err.message.replace(/^--workers/, 'workers:'));
+    throw err;
+  }
+  // Parsed only: a module path is checked for its name, not loaded.
+  const strategies = def && !given('strategies') ? def.configurations : parseConfigList(o.strategies);
+  const shard = o.shard !== undefined ? parseShard(o.shard, process.env, o.shardCount) : undefined;
+  return { def, given, setting, puzzlePaths, strategies, shard };
+}
+
+/** Discards what a check would print: the run it checks says it again. */
+const SILENT = { write: () => true };
+
+/**
+ * Checks `run`'s arguments (those after `run`) as `run` would, by the same command definition, and
+ * stops before any work: for `ab`, which would otherwise find a bad one only after building both sides.
+ * A bad argument throws a UsageError with the line `run` gives, less commander's `error: ` (the CLI puts its own prefix).
+ */
+export async function checkRunArguments(args: readonly string[]): Promise<void> {
+  const scratch = new Command().exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  defineRun(scratch).action(async (paths: string[], o, command: Command) => {
+    await runPlan(paths, o, command, SILENT);
+  });
+  try {
+    await scratch.parseAsync(['run', ...args], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // `--help` among them: run would show its help and run nothing, which no caller wants of it.
+      if (err.exitCode === 0) throw new UsageError('--help: run would only show its help (see nonobench run --help)');
+      throw new UsageError(err.message.replace(/^error: /, ''));
+    }
+    throw err;
+  }
+}
+
+export function registerRun(program: Command): void {
+  defineRun(program)
     .action(async (paths: string[], o, command: Command) => {
-      if (o.shardCount !== undefined && o.shard?.trim() !== 'auto') throw new UsageError('--shard-count goes with --shard auto');
-      if (o.resume !== undefined && o.out !== undefined) throw new UsageError('--resume FILE writes to FILE: give --out or --resume, not both');
-      // Loaded only for --config: YAML and zod are many modules, and every run would pay for them.
-      const def = o.config !== undefined ? (await import('../../config/definition.js')).loadDefinition(o.config) : undefined;
-      // An option given on the command line wins over the definition, which wins over the defaults.
-      const given = (name: string) => command.getOptionValueSource(name) === 'cli';
-      const setting = <T>(name: string, fromFile: T | undefined): T => (given(name) || fromFile === undefined ? o[name] : fromFile);
-      const puzzlePaths = paths.length > 0 || o.suite !== undefined || !def ? pathsWithSuite(paths, o.suite) : def.paths;
-      try {
-        checkWorkers(setting('workers', def?.settings.workers));
-      } catch (err) {
-        const at = given('workers') ? undefined : def?.workersAt;
-        if (at && err instanceof UsageError) throw new InputError(at.file, at.line, err.message.replace(/^--workers/, 'workers:'));
-        throw err;
-      }
+      const { def, given, setting, puzzlePaths, strategies, shard } = await runPlan(paths, o, command);
       const run = runCorpus({
         paths: puzzlePaths,
-        strategies: def && !given('strategies') ? def.configurations : parseConfigList(o.strategies),
+        strategies,
         repeat: setting('repeat', def?.settings.repeat),
         warmup: setting('warmup', def?.settings.warmup),
         timeoutS: setting('timeout', def?.settings.timeout),
@@ -56,7 +98,7 @@ export function registerRun(program: Command): void {
         maxSolutions: setting('maxSolutions', def?.settings.maxSolutions),
         ...(def ? { definition: def.recorded } : {}),
         out: o.out ?? defaultRunsPath(''),
-        ...(o.shard !== undefined ? { shard: parseShard(o.shard, process.env, o.shardCount) } : {}),
+        ...(shard !== undefined ? { shard } : {}),
         ...(o.resume !== undefined ? { resume: o.resume } : {}),
         ...(o.maxSize !== undefined ? { maxSize: o.maxSize } : {}),
         quiet: !!o.quiet,

@@ -44,6 +44,7 @@ export function registerAb(program: Command): void {
     let result;
     try {
       const { abRun } = await import('../../ab/ab.js'); // reads definitions: YAML and zod, which other commands need not load
+      const { checkRunArguments } = await import('../commands/run.js');
       result = await abRun({
         baseRef: base,
         ...(refs[0] !== undefined ? { newRef: refs[0] } : {}),
@@ -54,6 +55,7 @@ export function registerAb(program: Command): void {
         cwd: process.cwd(),
         compare: { ...compareOptionsOf(o, `rerun with --rounds ${MIN_REPS} or more`), moreRounds: `rerun with more --rounds than ${o.rounds}` },
         log,
+        checkRunArgs: checkRunArguments,
       });
     } catch (err) {
       if (err instanceof SettingsRefusal) return printRefusal('ab', err);

@@ -62,9 +62,10 @@ export function registerBenchCheck(program: Command): void {
     try {
       if (o.ab) {
         const { benchCheckAb } = await import('../../ab/bench-check-ab.js'); // as ab's: not loaded by other commands
+        const { checkRunArguments } = await import('../commands/run.js');
         const rounds = o.rounds === undefined ? {} : { rounds: o.rounds as number };
         const compare = { ...options.compare, moreRounds: 'rerun with a larger --rounds' };
-        const check = await benchCheckAb({ ...options, compare, cacheDir: o.cacheDir, ...rounds }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
+        const check = await benchCheckAb({ ...options, compare, cacheDir: o.cacheDir, ...rounds, checkRunArgs: checkRunArguments }, { workers: defaultWorkers(), memoryMb: DEFAULT_MEMORY_MB, warmup: 0 });
         const format = o.format as CompareFormat;
         process.stderr.write(`${check.tasksRun} tasks rerun into ${check.rerun}\n`);
         noteSettings('bench-check', check.facts, format);
