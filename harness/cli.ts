@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { inputProblems } from '../corpus/errors.js';
 import { trackInputFiles } from '../corpus/input-files.js';
 import { ParamError } from '../solvers/api/params.js';
+import { stdoutFailureReason, writeStdoutFileWhole } from './io/stdout-file.js';
 import { EXIT_FAILED, Failure, thrownMessage, UsageError } from './io/thrown.js';
 import { VERSION } from './run/version.js';
 import { registerCommands } from './cli/commands.js';
@@ -12,20 +13,21 @@ export const EXIT_BAD_INPUT = 2;
 
 // A closed pipe (`nonobench … | head`) or a full disk behind stdout or stderr loses what is printed
 // there, never the work: a run goes on and its CSV is complete. For the commands whose product is
-// what they print (cnf, solve, convert -, …) a stdout that could not take it (a full disk, not a
-// reader that stopped reading) is a failure, exit 1.
+// what they print (cnf, solve, convert -, …) a stdout that could not take it (a full disk, a
+// file-size limit, not a reader that stopped reading) is a failure, exit 1.
 // The running command, named in the help pointer of a usage error its action finds.
 let running = '';
 let stdoutFailure: NodeJS.ErrnoException | undefined;
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code !== 'EPIPE') stdoutFailure ??= err;
 });
+writeStdoutFileWhole();
 process.stderr.on('error', () => {});
 /** Commands whose product is a file: what they print on stdout is a summary. */
 const PRODUCT_IN_A_FILE = new Set(['run', 'bench-check', 'merge']);
 process.on('exit', () => {
   if (!stdoutFailure || PRODUCT_IN_A_FILE.has(running)) return;
-  process.stderr.write(`nonobench: the output could not be written to stdout (${stdoutFailure.code ?? stdoutFailure.message})\n`);
+  process.stderr.write(`nonobench: the output could not be written to stdout (${stdoutFailureReason(stdoutFailure)})\n`);
   if (!process.exitCode) process.exitCode = 1;
 });
 

@@ -16,6 +16,8 @@ requireBuiltCli();
 
 const TINY = resolve('test/fixtures/harness/tiny.json');
 const CHATTY = resolve('test/fixtures/faults/chatty.mjs');
+/** A puzzle whose CNF (about 480 KiB) is far larger than the small files and disks below take. */
+const BIG_CNF_PUZZLE = resolve('corpus/puzzles/webpbn/529.non');
 const taskKeys = (file: string) =>
   parseCsv(readFileSync(file, 'utf8'))
     .records.map((r) => `${r.puzzle_id}|${r.config}|${r.rep}`)
@@ -240,6 +242,34 @@ describe('a run never destroys or corrupts data', () => {
     expect(full.stderr).toMatch(/^nonobench: the output could not be written to stdout \(ENOSPC\)\n$/);
     const head = spawnSync('sh', ['-c', `${process.execPath} ${resolve(CLI)} cnf '${TINY}#1' | head -1 >/dev/null; exit $?`], { encoding: 'utf8' });
     expect(head.stderr).toBe('');
+  });
+
+  // Node writes a stdout that is a file with one write per chunk: a write the limit or the disk cut
+  // short was taken for whole, and the output ended early with exit 0 and no word.
+  it('fails a command whose product is what it prints when a file-size limit cuts its stdout file short', () => {
+    const d = dir();
+    const cnf = (file: string, limit = '') => spawnSync('sh', ['-c', `${limit}exec "$0" "$@" > '${file}'`, process.execPath, resolve(CLI), 'cnf', BIG_CNF_PUZZLE], { encoding: 'utf8' });
+    const whole = cnf(join(d, 'whole.cnf'));
+    expect(whole.status).toBe(0);
+    expect(whole.stderr).toBe('');
+    // Every clause the header counts, and none cut off.
+    const text = readFileSync(join(d, 'whole.cnf'), 'utf8');
+    const clauses = Number(/^p cnf \d+ (\d+)$/m.exec(text)?.[1]);
+    expect(clauses).toBeGreaterThan(10_000);
+    expect(text.split('\n').filter((line) => line.endsWith(' 0'))).toHaveLength(clauses);
+    expect(text.endsWith(' 0\n')).toBe(true);
+    // A limit of 4 or 8 KiB (dash counts blocks of 512 bytes, bash of 1024), which one chunk of the CNF crosses.
+    const cut = cnf(join(d, 'cut.cnf'), 'ulimit -f 8; ');
+    expect(cut.stderr).toMatch(/^nonobench: the output could not be written to stdout \(EFBIG: file too large: past the file-size limit \(ulimit -f\) or the file system.s largest file\)\n$/);
+    expect(cut.status).toBe(1);
+  });
+
+  it.skipIf(!canMountPrivately)('fails a command whose product is what it prints when a full disk cuts its stdout file short', () => {
+    const disk = join(dir(), 'disk');
+    mkdirSync(disk);
+    const r = inPrivateMount(`mount -t tmpfs -o size=16k tmpfs ${disk} && exec ${process.execPath} ${resolve(CLI)} cnf ${BIG_CNF_PUZZLE} > ${disk}/out.cnf`);
+    expect(r.stderr).toMatch(/^nonobench: the output could not be written to stdout \(ENOSPC\)\n$/);
+    expect(r.status).toBe(1);
   });
 
   it('resumes from another working directory without rerunning what is recorded', () => {
