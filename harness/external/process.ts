@@ -1,10 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsConstants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, mkdtempSync, openSync, readFileSync, statSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitTimer } from '../io/timers.js';
+import { reaperForget, reaperReady, reaperWatch } from './reaper-link.js';
 import { readRegularFile } from './scratch-files.js';
+import { kill, removeDir, signalTask, TASK_TOKEN_VARIABLE } from './task-signals.js';
 
 /**
  * One external solver call with hard limits. child_process is used directly rather than a process
@@ -53,8 +55,6 @@ const PIPE_GRACE_MS = 1000;
 const USAGE_PREFIX = 'nonobench-usage';
 /** GNU time's report is one line; a larger file is none of its making. */
 const USAGE_MAX_BYTES = 4096;
-/** The environment variable that marks a task's processes, so that ones that left its group are found too. */
-export const TASK_TOKEN_VARIABLE = 'NONOBENCH_TASK';
 
 let gnuTime: string | null | undefined;
 let envSignals: boolean | undefined;
@@ -92,33 +92,6 @@ export function gnuTimePath(): string | null {
   return gnuTime;
 }
 
-/** The ids of the processes in group `pgid` or carrying `token` in their environment (Linux /proc), but `except`. */
-function taskProcesses(pgid: number, token: string, except: number): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const found: number[] = [];
-  const marker = `${TASK_TOKEN_VARIABLE}=${token}\0`;
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === except || pid === process.pid) continue;
-    try {
-      const stat = readFileSync(join('/proc', name, 'stat'), 'latin1');
-      // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z') continue; // dead already, waiting to be reaped
-      if (Number(pgrp) === pgid || readFileSync(join('/proc', name, 'environ'), 'latin1').includes(marker)) found.push(pid);
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
-}
-
 /**
  * Whether process `pid` has ended and waits to be reaped (Linux /proc): its exit is not seen yet
  * because the harness's thread is busy (reading another solver's output, writing a row).
@@ -135,32 +108,10 @@ function hasEnded(pid: number): boolean {
 /** How much later than GNU time's record of the exit the harness may see it before that record is taken instead. */
 const LATE_EXIT_MS = 50;
 
-function kill(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
 /**
- * Signals every process of a task but the measuring wrapper `except` (which must live to report):
- * repeated while new ones appear, so a solver forking as it dies is caught too.
+ * Every call still running, with its scratch folder: killed and removed if the harness itself exits
+ * (Ctrl-C included), or else by the reaper, which is told of them too, when it dies (SIGKILL).
  */
-function signalTask(pgid: number, token: string, except: number, signal: NodeJS.Signals): void {
-  if (process.platform !== 'linux') {
-    kill(-pgid, signal);
-    return;
-  }
-  for (let pass = 0; pass < 10; pass++) {
-    const pids = taskProcesses(pgid, token, except);
-    if (pids.length === 0) return;
-    for (const pid of pids) kill(pid, signal);
-    if (signal !== 'SIGKILL') return;
-  }
-}
-
-/** Every call still running, with its scratch folder: killed and removed if the harness itself exits (Ctrl-C included). */
 const live = new Map<number, { token: string; dir: string; usageDir: string }>();
 let exitHookSet = false;
 
@@ -171,17 +122,9 @@ export function killAllExternal(): void {
     signalTask(pgid, token, -1, 'SIGKILL');
     removeDir(dir);
     removeDir(usageDir);
+    reaperForget(pgid);
   }
   live.clear();
-}
-
-/** Removes a scratch folder; one a leftover process still writes to is retried, then left. */
-export function removeDir(dir: string): void {
-  try {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  } catch {
-    // A process that escaped every kill still writes there: the folder stays in the temp dir.
-  }
 }
 
 interface Usage {
@@ -220,10 +163,23 @@ function wrapped(argv: string[], memoryMb: number, usageFile: string): string[] 
  * `stdinFile` when given (a file the kernel feeds it: a large CNF is never held or piped by the
  * harness); never rejects.
  */
-export function runLimited(
-  argv: string[],
-  options: { dir: string; stdinFile?: string; env?: Record<string, string>; limits: ProcessLimits; /** Default MAX_STDOUT_BYTES. */ maxStdoutBytes?: number },
-): Promise<ProcessRun> {
+export async function runLimited(argv: string[], options: RunOptions): Promise<ProcessRun> {
+  // The reaper is started, and ready, before the first solver: that solver's group is then told of
+  // at once, and its time does not take in the reaper's start-up.
+  await reaperReady();
+  return runStarted(argv, options);
+}
+
+interface RunOptions {
+  dir: string;
+  stdinFile?: string;
+  env?: Record<string, string>;
+  limits: ProcessLimits;
+  /** Default MAX_STDOUT_BYTES. */
+  maxStdoutBytes?: number;
+}
+
+function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
   // (`argv` runs in `dir`; the caller removes it.)
   const { dir, limits } = options;
   const maxStdoutBytes = options.maxStdoutBytes ?? MAX_STDOUT_BYTES;
@@ -275,6 +231,7 @@ export function runLimited(
     };
     if (pgid !== undefined) {
       live.set(pgid, { token, dir, usageDir });
+      reaperWatch(pgid, token, [dir, usageDir]);
       if (!exitHookSet) {
         exitHookSet = true;
         process.on('exit', killAllExternal);
@@ -317,7 +274,7 @@ export function runLimited(
       if (finished) return;
       finished = true;
       for (const t of timers) clearTimeout(t);
-      if (pgid !== undefined) live.delete(pgid);
+      if (pgid !== undefined && live.delete(pgid)) reaperForget(pgid);
       let wallMs = (exitedAt ?? performance.now()) - started;
       let usage: ReturnType<typeof parseUsage>;
       try {

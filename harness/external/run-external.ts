@@ -14,9 +14,10 @@ import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramSteps, type
 import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
 import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
-import { MAX_STDOUT_BYTES, removeDir, runLimited, type ProcessRun } from './process.js';
+import { MAX_STDOUT_BYTES, runLimited, type ProcessRun } from './process.js';
 import { readRegularFile, ScratchFileError, writeFresh } from './scratch-files.js';
 import { fillPlaceholders, type InputFormat, type ResolvedExternal } from './spec.js';
+import { removeDir } from './task-signals.js';
 
 export interface ExternalTask {
   /** The puzzle as solvers see it: clues only. */
