@@ -84,12 +84,15 @@ describe('--resume refuses rows run with other settings, leaving the file as it 
   });
 
   it('rows that no reader takes (an unknown status, a time that is no plain decimal), as compare and report refuse them', () => {
+    // One run's first rows, each spoilt in one value in a copy of its own.
+    const recorded = interrupted(3, '-s', 'backtrack', '--timeout', '2');
     for (const [column, value, message] of [
       ['status', 'bogus', 'column status: unknown status "bogus"'],
       ['time_ms', '1e3', 'column time_ms: "1e3" is not a plain decimal'],
       ['dead_ends', '-1', 'column dead_ends: "-1" is below 0'],
     ] as const) {
-      const { file } = interrupted(3, '-s', 'backtrack', '--timeout', '2');
+      const file = join(dir(), 'run.csv');
+      writeFileSync(file, recorded.text);
       const rows = parseCsv(readFileSync(file, 'utf8')).records;
       rows[1]![column] = value;
       writeCsv(file, RUN_COLUMNS, rows);
@@ -242,7 +245,12 @@ describe('--resume of many copies of one puzzle', () => {
     const file = join(d, 'copies.txt');
     writeFileSync(file, Array.from({ length: 10_000 }, (_, i) => `$${i + 1}\n0\n0\n`).join(''));
     const out = join(d, 'run.csv');
-    expect(runCli('run', file, '-s', 'overlap', '--out', out, '--quiet').code).toBe(0);
+    // The file a run of all 10,000 copies writes, without the 10,000 solves: its first task's row as
+    // the run wrote it, then each copy's row, which differs from it only in its task and path (and times).
+    expect(runCli('run', `${file}#1`, '-s', 'overlap', '--out', out, '--quiet').code).toBe(0);
+    const { columns, records } = parseCsv(readFileSync(out, 'utf8'));
+    expect(records.map((row) => [row.task, row.puzzle_path])).toEqual([['0', `${file}#1`]]);
+    writeCsv(out, columns, Array.from({ length: 10_000 }, (_, i) => ({ ...records[0], task: String(i), puzzle_path: `${file}#${i + 1}` })));
     const started = performance.now();
     const again = runCli('run', file, '-s', 'overlap', '--resume', out, '--quiet');
     // Not a speed target: a guard against the quadratic check, which took about 2 minutes here.

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
 import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
@@ -149,38 +149,45 @@ describe('a run never destroys or corrupts data', () => {
     expect(again.code).toBe(0);
   });
 
-  it.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGKILL', null],
-  ] as const)('after %s at a random point, --resume completes the run: nothing lost, nothing twice', async (signal, exitCode) => {
-    const d = dir();
+  describe('interrupted at a random point', () => {
     // Cold threads: each restart would otherwise pay its threads' warm-up, which is not what is tested here.
     const args = ['run', TINY, '--strategies', `${CHATTY},backtrack`, '--param', 'waitMs=40', '--repeat', '2', '--workers', '2', '--warmup', '0', '--quiet'];
-    const clean = join(d, 'clean.csv');
-    expect(runCli(...args, '--out', clean).code).toBe(0);
-    // Once at any moment from the start, once at a moment after the first row is recorded.
-    for (const [delay, afterFirstRow] of [[100 + Math.floor(Math.random() * 600), false], [Math.floor(Math.random() * 300), true]] as const) {
-      const out = join(d, `${signal}-${delay}-${afterFirstRow}.csv`);
-      const run = start([...args, '--out', out]);
-      if (afterFirstRow) while (!existsSync(out)) await sleep(5);
-      await sleep(delay);
-      run.child.kill(signal);
-      const ended = await run.ended;
-      // A signal that comes while Node is still starting ends it by the signal itself, before any row.
-      const early = ended.signal === signal && !existsSync(out);
-      if (ended.code !== 0 && !early) {
-        expect(ended.code).toBe(exitCode);
-        if (signal !== 'SIGKILL') expect(ended.err).toMatch(new RegExp(`interrupted by ${signal}: (the [1-9]\\d* rows finished are in .*--resume|no row was finished, and .* is left as it was)`));
-        expect(ended.err).not.toMatch(/out of range|ERR_/);
+    /** The run uninterrupted, which the tests below only read: what each resumed run must end up holding. */
+    let clean = '';
+    beforeAll(() => {
+      clean = join(dir(), 'clean.csv');
+      expect(runCli(...args, '--out', clean).code).toBe(0);
+    });
+
+    it.each([
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGKILL', null],
+    ] as const)('after %s at a random point, --resume completes the run: nothing lost, nothing twice', async (signal, exitCode) => {
+      const d = dir();
+      // Once at any moment from the start, once at a moment after the first row is recorded.
+      for (const [delay, afterFirstRow] of [[100 + Math.floor(Math.random() * 600), false], [Math.floor(Math.random() * 300), true]] as const) {
+        const out = join(d, `${signal}-${delay}-${afterFirstRow}.csv`);
+        const run = start([...args, '--out', out]);
+        if (afterFirstRow) while (!existsSync(out)) await sleep(5);
+        await sleep(delay);
+        run.child.kill(signal);
+        const ended = await run.ended;
+        // A signal that comes while Node is still starting ends it by the signal itself, before any row.
+        const early = ended.signal === signal && !existsSync(out);
+        if (ended.code !== 0 && !early) {
+          expect(ended.code).toBe(exitCode);
+          if (signal !== 'SIGKILL') expect(ended.err).toMatch(new RegExp(`interrupted by ${signal}: (the [1-9]\\d* rows finished are in .*--resume|no row was finished, and .* is left as it was)`));
+          expect(ended.err).not.toMatch(/out of range|ERR_/);
+        }
+        // A SIGKILLed run's lock stays until it is stale (10 s): age it rather than wait.
+        if (signal === 'SIGKILL' && existsSync(`${out}.lock`)) utimesSync(`${out}.lock`, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+        const resumed = runCli(...args, '--resume', out);
+        expect(resumed.code).toBe(0);
+        expect(taskKeys(out)).toEqual(taskKeys(clean));
       }
-      // A SIGKILLed run's lock stays until it is stale (10 s): age it rather than wait.
-      if (signal === 'SIGKILL' && existsSync(`${out}.lock`)) utimesSync(`${out}.lock`, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-      const resumed = runCli(...args, '--resume', out);
-      expect(resumed.code).toBe(0);
-      expect(taskKeys(out)).toEqual(taskKeys(clean));
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 
   it.skipIf(process.platform === 'win32')('ends on Ctrl-C while a plugin is blocked in a synchronous read of a pipe no one writes', async () => {
     const d = dir();
