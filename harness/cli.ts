@@ -59,7 +59,8 @@ try {
     for (const p of problems) process.stderr.write(`${p.message}\n`);
   } else {
     process.stderr.write(`nonobench: ${thrownMessage(err)}\n`);
-    if ((err instanceof UsageError || err instanceof ParamError) && running) process.stderr.write(`(see nonobench ${running} --help)\n`);
+    const helpOf = (err instanceof UsageError && err.command) || running;
+    if ((err instanceof UsageError || err instanceof ParamError) && helpOf) process.stderr.write(`(see nonobench ${helpOf} --help)\n`);
   }
   // An output a full disk could not take, or a build that broke, is a failure, not bad input.
   process.exitCode = err instanceof Failure ? EXIT_FAILED : EXIT_BAD_INPUT;

@@ -4,7 +4,7 @@ import { writeAll } from './write-all.js';
 /**
  * When stdout is a regular file (`nonobench cnf P > out.cnf`), Node writes each chunk with one
  * writeSync and ignores a short count, and libuv drops the error (EFBIG past a file-size limit,
- * ENOSPC on a full disk) that stopped a write it had begun: the output was cut off with exit 0.
+ * ENOSPC on a full disk) that stops a write it had begun: the output would be cut off with exit 0.
  * Written through writeAll, the rest of a short write is tried again and its error fails the write,
  * which the stream reports as its 'error' event, as it does a failed write to any stdout. Pipes and
  * terminals keep Node's own writing (a reader that stops early stays an EPIPE, quietly dropped).

@@ -32,8 +32,19 @@ function describe(thrown: unknown): string {
   return `threw ${shown ?? String(thrown)}`;
 }
 
-/** A bad option value found inside a command (not by commander): the CLI adds the pointer to the command's help. */
-export class UsageError extends Error {}
+/**
+ * A bad option value found inside a command (not by commander): the CLI adds the pointer to the
+ * help of `command` when given (an argument meant for another command, as `ab` checks `run`'s), else
+ * of the running command.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Work that failed for a reason other than the user's input (a full disk, a build that broke, a

@@ -42,6 +42,8 @@ describe('ab run arguments', () => {
       expect(results[i]!.stderr).not.toMatch(/not a commit|building/);
       expect(results[i]!.code).toBe(2);
     }
+    // A refusal of run's points to run's help, which lists what run takes, not to ab's.
+    for (const [i, key] of Object.keys(refused).entries()) if (key !== 'reserved') expect(results[i]!.stderr).toMatch(/^\(see nonobench run --help\)$/m);
     expect(readdirSync(cache)).toEqual([]);
   });
 
@@ -88,6 +90,9 @@ describe('ab run arguments', () => {
       [['--suite', 'no-such-suite'], /unknown suite "no-such-suite"/],
       // Help in place of a run: the round would record nothing, found only after the builds.
       [['--help'], /^--help: run would only show its help/],
+      // The program's --version, which run takes too (it prints the version and runs nothing).
+      [['--version'], /^--version: run would only show the version$/],
+      [['-V'], /^--version: run would only show the version$/],
     ];
     for (const [args, message] of refused) {
       const check = checkRunArguments([PUZZLE, ...args]);

@@ -8,7 +8,7 @@ import { tempDirs } from '../helpers/temp-dirs.js';
 
 // A file-size limit (`ulimit -f`, common on shared and batch machines) makes a write past it fail with
 // EFBIG and raises SIGXFSZ. Node ignores the signal, but a listener the output lock's library sets
-// re-sends it with its default action, which killed the run: it must end as on a full disk.
+// re-sends it with its default action, which would kill the run: it must end as on a full disk.
 
 const dir = tempDirs('file-size-limit');
 requireBuiltCli();

@@ -251,8 +251,8 @@ describe('a run never destroys or corrupts data', () => {
     expect(head.stderr).toBe('');
   });
 
-  // Node writes a stdout that is a file with one write per chunk: a write the limit or the disk cut
-  // short was taken for whole, and the output ended early with exit 0 and no word.
+  // Node writes a stdout that is a file with one write per chunk: a write the limit or the disk cuts
+  // short would be taken for whole, and the output would end early with exit 0 and no word.
   it('fails a command whose product is what it prints when a file-size limit cuts its stdout file short', () => {
     const d = dir();
     const cnf = (file: string, limit = '') => spawnSync('sh', ['-c', `${limit}exec "$0" "$@" > '${file}'`, process.execPath, resolve(CLI), 'cnf', BIG_CNF_PUZZLE], { encoding: 'utf8' });

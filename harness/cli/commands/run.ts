@@ -7,6 +7,7 @@ import { parseConfigList } from '../../config/configurations.js';
 import { UsageError } from '../../io/thrown.js';
 import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
+import { VERSION } from '../../run/version.js';
 
 /** `run`'s command line: its arguments, options and their parsers, without what it does. */
 function defineRun(program: Command): Command {
@@ -67,7 +68,8 @@ const SILENT = { write: () => true };
  * A bad argument throws a UsageError with the line `run` gives, less commander's `error: ` (the CLI puts its own prefix).
  */
 export async function checkRunArguments(args: readonly string[]): Promise<void> {
-  const scratch = new Command().exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  // With the program's --version, which `nonobench run … --version` also takes.
+  const scratch = new Command().version(VERSION).exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
   defineRun(scratch).action(async (paths: string[], o, command: Command) => {
     await runPlan(paths, o, command, SILENT);
   });
@@ -76,9 +78,12 @@ export async function checkRunArguments(args: readonly string[]): Promise<void> 
   } catch (err) {
     if (err instanceof CommanderError) {
       // `--help` among them: run would show its help and run nothing, which no caller wants of it.
-      if (err.exitCode === 0) throw new UsageError('--help: run would only show its help (see nonobench run --help)');
-      throw new UsageError(err.message.replace(/^error: /, ''));
+      if (err.code === 'commander.version') throw new UsageError('--version: run would only show the version', 'run');
+      if (err.exitCode === 0) throw new UsageError('--help: run would only show its help', 'run');
+      throw new UsageError(err.message.replace(/^error: /, ''), 'run');
     }
+    // Pointed to run's help, which says what run takes, not the calling command's.
+    if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, 'run');
     throw err;
   }
 }
