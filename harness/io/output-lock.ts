@@ -9,24 +9,7 @@ import type Lockfile from 'proper-lockfile';
  * (to release locks), and a handler cannot run while synchronous work (compare, merge, report) holds
  * the thread, so a command that takes no lock must keep the default action: the signal ends it.
  */
-const lockfile = (): typeof Lockfile => {
-  keepFileSizeLimitAnError();
-  return createRequire(import.meta.url)('proper-lockfile') as typeof Lockfile;
-};
-
-let fileSizeLimitKept = false;
-
-/**
- * Node ignores SIGXFSZ, so a write past a file-size limit (`ulimit -f`) fails with EFBIG and goes
- * down the path of a full disk. proper-lockfile's signal-exit listens on SIGXFSZ too, and when it is
- * the only listener it re-sends the signal with its default action, which kills the run without a
- * word: a listener of ours keeps the signal harmless.
- */
-function keepFileSizeLimitAnError(): void {
-  if (fileSizeLimitKept) return;
-  fileSizeLimitKept = true;
-  process.on('SIGXFSZ', () => {});
-}
+const lockfile = (): typeof Lockfile => createRequire(import.meta.url)('proper-lockfile') as typeof Lockfile;
 
 /** How old a lock may grow before it is taken for the lock of a run that was killed. */
 const STALE_MS = 10_000;
