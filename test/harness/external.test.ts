@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,20 @@ function runDefinition(yaml: string, ...args: string[]) {
   return { ...r, out, d };
 }
 
+/** runDefinition without blocking, for runs that wait on sleeping programs and may overlap. */
+async function runDefinitionAsync(yaml: string, ...args: string[]) {
+  const d = dir();
+  const file = join(d, 'bench.yaml');
+  writeFileSync(file, yaml);
+  const out = join(d, 'run.csv');
+  const r = await new Promise<{ code: number | null; out: string; err: string }>((done) =>
+    execFile(process.execPath, [CLI, 'run', '--config', file, '--out', out, '--quiet', ...args], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out: stdout, err: stderr }),
+    ),
+  );
+  return { ...r, out, d };
+}
+
 describe('external solvers', () => {
   it('run without a memory cap or a timer when the limits are larger than the shell or a Node timer can hold', () => {
     // 2^53 MiB once wrapped to a 2 MiB cap in `ulimit -d` (the largest accepted is one less); 3,000,000 s overflowed the timer, which fired at once.
@@ -52,12 +66,14 @@ describe('external solvers', () => {
     expect(rowsOf(r.out).map((row) => row.status)).toEqual(['unique']);
   });
 
-  it('give timeout, memory, error and wrong rows for misbehaving programs, verified answers for good ones, and leave no process behind', () => {
+  it('give timeout, memory, error and wrong rows for misbehaving programs, verified answers for good ones, and leave no process behind', async () => {
     const solver = (name: string, program: string, input = 'non', output = 'grid', arg = '{puzzle}') =>
       `  - { name: ${name}, command: "${FIXTURES}/${program} ${arg}", input: ${input}, output: ${output} }`;
     const puzzles = `puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}, ${resolve('corpus/puzzles/seeds')}]`;
     // Programs that end by themselves get a limit no loaded machine reaches; only the hanging ones run at 1 s.
-    const ending = runDefinition(`${puzzles}
+    // The two runs overlap: the hanging programs sit idle until they are killed.
+    const [ending, hanging] = await Promise.all([
+      runDefinitionAsync(`${puzzles}
 configurations:
 ${solver('grid', 'grid-solver.mjs')}
 ${solver('grid-stdin', 'grid-solver.mjs', 'non', 'grid', '-')}
@@ -71,13 +87,14 @@ ${solver('fork-hang', 'fork-hang.mjs')}
 ${solver('hog', 'hog.mjs')}
 timeout: 60
 memory: 256
-`);
-    const hanging = runDefinition(`${puzzles}
+`),
+      runDefinitionAsync(`${puzzles}
 configurations:
 ${solver('hang', 'hang.mjs')}
 ${solver('escape-hang', 'escape-hang.mjs')}
 timeout: 1
-`);
+`),
+    ]);
     expect([ending.err, hanging.err]).toEqual(['', '']);
     expect(ending.code).toBe(1); // wrong and error rows
     expect(hanging.code).toBe(0);
