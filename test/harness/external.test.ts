@@ -1,11 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPuzzle } from '../../corpus/load.js';
 import { AdapterError, readGridOutput } from '../../harness/external/adapters.js';
 import { parseCsv } from '../../harness/results/csv.js';
-import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
+import { CLI, requireBuiltCli, runCli, runCliAsync } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 const dir = tempDirs('external');
@@ -29,27 +29,23 @@ function fixtureProcesses(): string[] {
   return found;
 }
 
-function runDefinition(yaml: string, ...args: string[]) {
+/** A definition file's folder, file and output CSV for one run. */
+function definitionFiles(yaml: string) {
   const d = dir();
   const file = join(d, 'bench.yaml');
   writeFileSync(file, yaml);
-  const out = join(d, 'run.csv');
-  const r = runCli('run', '--config', file, '--out', out, '--quiet', ...args);
-  return { ...r, out, d };
+  return { d, file, out: join(d, 'run.csv') };
+}
+
+function runDefinition(yaml: string, ...args: string[]) {
+  const { d, file, out } = definitionFiles(yaml);
+  return { ...runCli('run', '--config', file, '--out', out, '--quiet', ...args), out, d };
 }
 
 /** runDefinition without blocking, for runs that wait on sleeping programs and may overlap. */
 async function runDefinitionAsync(yaml: string, ...args: string[]) {
-  const d = dir();
-  const file = join(d, 'bench.yaml');
-  writeFileSync(file, yaml);
-  const out = join(d, 'run.csv');
-  const r = await new Promise<{ code: number | null; out: string; err: string }>((done) =>
-    execFile(process.execPath, [CLI, 'run', '--config', file, '--out', out, '--quiet', ...args], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out: stdout, err: stderr }),
-    ),
-  );
-  return { ...r, out, d };
+  const { d, file, out } = definitionFiles(yaml);
+  return { ...(await runCliAsync('run', '--config', file, '--out', out, '--quiet', ...args)), out, d };
 }
 
 describe('external solvers', () => {
