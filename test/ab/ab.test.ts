@@ -215,13 +215,16 @@ describe('nonobench ab', () => {
         writeCsv(file, columns, records.map((r) => ({ ...r, git_commit: commit })));
         return file;
       };
-      // --rounds: more rounds than the baseline's one repetition (without it, the rounds would be the baseline's repetitions).
-      const check = await cli('bench-check', '--ab', '--rounds', '2', '--baseline', atCommit(head), '--cache-dir', cache, '--run-out', join(dir, 'rerun.csv'));
+      // --rounds: more rounds than the baseline's one repetition (without it, the rounds would be the
+      // baseline's repetitions), and enough (3) for an interval over the rounds, which must not fail the check.
+      const check = await cli('bench-check', '--ab', '--rounds', '3', '--baseline', atCommit(head), '--cache-dir', cache, '--run-out', join(dir, 'rerun.csv'));
       expect(check.stderr).not.toMatch(/building/);
       expect(check.stdout).toMatch(/^Statuses and counters against .*baseline-[0-9a-f]{12}\.csv:$/m);
       expect(check.stdout).toMatch(new RegExp(`^Time, A/B against the baseline's commit ${head}:$`, 'm'));
+      // The time section has its interval over the rounds (with 2 rounds: "too few"), whatever it concludes.
+      expect(check.stdout.split("Time, A/B against the baseline's commit")[1]).toMatch(/^sat .* \[\d+\.\d{3}, \d+\.\d{3}\] /m);
       expect(check.code).toBe(0);
-      expect(readCsv(join(dir, 'rerun.csv')).records.map((r) => r.rep).sort()).toEqual(['1', '1', '2', '2']);
+      expect(readCsv(join(dir, 'rerun.csv')).records.map((r) => r.rep).sort()).toEqual(['1', '1', '2', '2', '3', '3']);
       const dirty = await cli('bench-check', '--ab', '--baseline', atCommit(`${head}-dirty`), '--cache-dir', cache, '--run-out', join(dir, 'dirty.csv'));
       expect(dirty.code).toBe(2);
       expect(dirty.stderr).toMatch(/uncommitted changes .*which no commit reproduces/);

@@ -33,6 +33,7 @@ describe('ab run arguments', () => {
       strategy: [['-s', 'nosuch'], /^nonobench: unknown strategy "nosuch" \(known: .*; or give a module path\)$/m],
       option: [['--bogus'], /^nonobench: unknown option '--bogus'$/m],
       value: [['--timeout', 'abc'], /^nonobench: option '--timeout <seconds>' argument 'abc' is invalid\. --timeout must be a number ≥ 0$/m],
+      param: [['-s', 'backtrack', '--param', 'probing=maybe'], /^nonobench: backtrack: param probing must be true\/false, 1\/0 or on\/off, got "maybe"$/m],
       // An option ab sets itself keeps the message that says what to give instead.
       reserved: [['--repeat', 'abc'], /^nonobench: --repeat: ab sets it itself/m],
     } as const;
@@ -72,7 +73,7 @@ describe('ab run arguments', () => {
       DEFAULT_AB_RUN,
       ['--config', definition],
       ['--config', definition, '-s', 'sat'],
-      ['--suite', 'quick', '--param', 'k=v', '-s', 'a=sat:lines=true,probe'],
+      ['--suite', 'quick', '--param', 'probing=false', '-s', 'a=sat:lines=true,probe'],
       [PUZZLE, '--timeout=0.5', '--workers', '1', '--memory', '512', '--warmup', '0', '--max-size', '40', '-q'],
       [PUZZLE, '-s', `sat,${plugin}`],
     ];

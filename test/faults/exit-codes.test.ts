@@ -210,8 +210,8 @@ describe('compare, report and merge: Ctrl-C ends them at once, even in their syn
   const huge = join(dir, 'huge.csv');
   beforeAll(() => {
     const { records } = readCsvInput('test/fixtures/csv/base.csv');
-    // writeCsv(huge, RUN_COLUMNS, rows) wrote the same bytes in seconds: each record's line is written
-    // once, and each copy fills in its task and rep, plain digits that no CSV quoting touches.
+    // The bytes writeCsv(huge, RUN_COLUMNS, rows) writes, made in a fraction of its time: each record's
+    // line is made once, and each copy fills in its task and rep, plain digits that no CSV quoting touches.
     const [TASK, REP] = ['\u0000task\u0000', '\u0000rep\u0000'];
     const lines = records.map((r) => {
       const row: Record<string, unknown> = { ...r, task: TASK, rep: REP };

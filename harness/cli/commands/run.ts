@@ -3,7 +3,9 @@ import { Command, CommanderError, Option, type OptionValues } from 'commander';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, defaultWorkers, runCorpus } from '../../run/run.js';
 import { parseShard, TooManyTasks } from '../../run/tasks.js';
 import { checkWorkers, collectParam, maxSizeOption, memoryMb, nonEmpty, nonNegativeNumber, pathsWithSuite, positiveInt, suiteOption, warmupCount } from '../options.js';
-import { parseConfigList } from '../../config/configurations.js';
+import { parseConfigList, resolveConfigurations } from '../../config/configurations.js';
+import { isModuleSpecifier } from '../../../solvers/strategies/registry.js';
+import { ParamError } from '../../../solvers/api/params.js';
 import { UsageError } from '../../io/thrown.js';
 import { InputError, oneLineText } from '../../../corpus/errors.js';
 import { defaultRunsPath } from '../../io/output-path.js';
@@ -71,7 +73,10 @@ export async function checkRunArguments(args: readonly string[]): Promise<void> 
   // With the program's --version, which `nonobench run … --version` also takes.
   const scratch = new Command().version(VERSION).exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
   defineRun(scratch).action(async (paths: string[], o, command: Command) => {
-    await runPlan(paths, o, command, SILENT);
+    const { strategies } = await runPlan(paths, o, command, SILENT);
+    // Parameters (--param, `:KEY=VALUE`) and names as the run resolves them, when that loads no module:
+    // a plugin or an external program is left to the run, as runPlan leaves it.
+    if (strategies.every((c) => !c.external && !isModuleSpecifier(c.strategy))) await resolveConfigurations(strategies, o.param ?? {});
   });
   try {
     await scratch.parseAsync(['run', ...args], { from: 'user' });
@@ -83,7 +88,7 @@ export async function checkRunArguments(args: readonly string[]): Promise<void> 
       throw new UsageError(err.message.replace(/^error: /, ''), 'run');
     }
     // Pointed to run's help, which says what run takes, not the calling command's.
-    if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, 'run');
+    if ((err instanceof UsageError && err.command === undefined) || err instanceof ParamError) throw new UsageError(err.message, 'run');
     throw err;
   }
 }
