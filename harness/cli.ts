@@ -24,9 +24,9 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 writeStdoutFileWhole();
 process.stderr.on('error', () => {});
 // Node ignores SIGXFSZ, so a write past a file-size limit (`ulimit -f`) fails with EFBIG, which each
-// writer reports as it does a full disk. signal-exit (which proper-lockfile loads)
-// re-sends the signal with its default action when it is its only listener, killing the process
-// without a word: a listener of ours keeps the signal harmless in every command.
+// writer reports as it does a full disk. signal-exit (which proper-lockfile loads) re-sends the
+// signal with its default action when it is its only listener, killing the process without a word:
+// a listener of ours keeps the signal harmless in every command.
 process.on('SIGXFSZ', () => {});
 /** Commands whose product is a file: what they print on stdout is a summary. */
 const PRODUCT_IN_A_FILE = new Set(['run', 'bench-check', 'merge']);

@@ -82,7 +82,7 @@ export async function checkRunArguments(args: readonly string[]): Promise<void> 
     await scratch.parseAsync(['run', ...args], { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
-      // `--help` among them: run would show its help and run nothing, which no caller wants of it.
+      // `--version` or `--help` among them: run would show that and run nothing, which no caller wants of it.
       if (err.code === 'commander.version') throw new UsageError('--version: run would only show the version', 'run');
       if (err.exitCode === 0) throw new UsageError('--help: run would only show its help', 'run');
       throw new UsageError(err.message.replace(/^error: /, ''), 'run');
