@@ -15,17 +15,36 @@ export { Interrupted } from './child.js';
 /** `run` options ab sets itself, per round: the user gives rounds, not repetitions, and no output file. */
 const OWN_RUN_OPTIONS = ['--repeat', '--out', '--resume', '--shard', '--shard-count', '-q', '--quiet'];
 
-/** The first of `run`'s options that ab sets itself, when `args` has one. */
+/** `run`'s options that take a value as the next argument (the rest are flags). */
+const VALUE_OPTIONS = new Set(['-s', '--strategies', '--repeat', '--warmup', '--timeout', '--memory', '--workers', '--max-solutions', '--out', '--shard', '--shard-count', '--resume', '--param', '--config', '--suite', '--max-size']);
+
+/**
+ * The first of `run`'s options that ab sets itself, when `args` has one, read as `run` reads them:
+ * a value option's value is no option (`--out` after `-s` is the strategy list), short flags may be
+ * written together (`-qs sat` is `-q -s sat`), and nothing after `--` is an option.
+ */
 export function reservedRunOption(args: readonly string[]): string | undefined {
-  for (const arg of args) {
-    const name = arg.startsWith('--') ? arg.split('=')[0]! : arg;
-    if (OWN_RUN_OPTIONS.includes(name)) return name;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return undefined;
+    if (arg.startsWith('--')) {
+      const name = arg.split('=')[0]!;
+      if (OWN_RUN_OPTIONS.includes(name)) return name;
+      if (VALUE_OPTIONS.has(name) && !arg.includes('=')) i++;
+    } else if (arg.length > 1 && arg.startsWith('-')) {
+      for (let k = 1; k < arg.length; k++) {
+        const flag = `-${arg[k]}`;
+        if (OWN_RUN_OPTIONS.includes(flag)) return flag;
+        // A short option that takes a value takes the rest of this argument, or the next one.
+        if (VALUE_OPTIONS.has(flag)) {
+          if (k === arg.length - 1) i++;
+          break;
+        }
+      }
+    }
   }
   return undefined;
 }
-
-/** `run`'s options that take a value as the next argument (the rest are flags). */
-const VALUE_OPTIONS = new Set(['-s', '--strategies', '--repeat', '--warmup', '--timeout', '--memory', '--workers', '--max-solutions', '--out', '--shard', '--shard-count', '--resume', '--param', '--config', '--suite', '--max-size']);
 
 /** The warm-up both sides get unless the arguments or a definition set one: `run`'s default, which older builds lack. */
 export const AB_WARMUP = 1;

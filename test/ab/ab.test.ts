@@ -88,6 +88,13 @@ describe('ab rounds', () => {
     expect(reservedRunOption(['x.non', '--out=a.csv'])).toBe('--out');
     expect(reservedRunOption(['--resume', 'a.csv'])).toBe('--resume');
     expect(reservedRunOption(['--shard', '1/2'])).toBe('--shard');
+    // Short flags written together, read as run reads them.
+    expect(reservedRunOption(['x.non', '-qs', 'sat'])).toBe('-q');
+    expect(reservedRunOption(['x.non', '-sq'])).toBeUndefined(); // -s with the value "q"
+    // A value is no option, and nothing after -- is one.
+    expect(reservedRunOption(['-s', '--out', 'x.non'])).toBeUndefined();
+    expect(reservedRunOption(['--timeout', '2', '-s', 'sat', '-q'])).toBe('-q');
+    expect(reservedRunOption(['--', '--repeat'])).toBeUndefined();
   });
 
   it("write a baseline's configurations as --strategies items that parse back to them", () => {
