@@ -22,7 +22,7 @@ export function writeAll(fd: number, bytes: Uint8Array, offset = 0, length = byt
 }
 
 /** EFBIG's own message ("file too large") does not say which limit: most often a file-size limit (`ulimit -f`). */
-function withSizeLimitNamed(err: unknown): unknown {
+export function withSizeLimitNamed(err: unknown): unknown {
   if ((err as NodeJS.ErrnoException | null)?.code !== 'EFBIG') return err;
   return Object.assign(new Error("EFBIG: file too large: past the file-size limit (ulimit -f) or the file system's largest file"), { code: 'EFBIG' });
 }

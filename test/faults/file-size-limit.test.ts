@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
@@ -41,5 +41,19 @@ describe('a file-size limit', () => {
     for (const row of csv.records) expect(row.status).toMatch(/^(unique|multiple|stuck)$/);
     // The run ended as runs do, releasing its lock.
     expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
+  it('stops generate with one line naming the file and the limit, exit 1, no partial puzzle left', () => {
+    const out = join(dir(), 'series');
+    const script = `ulimit -f ${LIMIT_BLOCKS} && exec "$0" "$@"`;
+    // A 200×200 puzzle's clues take more than 8 KiB.
+    const r = spawnSync('sh', ['-c', script, process.execPath, resolve(CLI), 'generate', '--width', '200', '--height', '200', '--count', '2', '--out', out], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toMatch(/^nonobench: cannot write .*001\.non \(EFBIG: file too large: past the file-size limit \(ulimit -f\)[^\n]*\)\n$/);
+    expect(r.status).toBe(1);
+    expect(readdirSync(out)).toEqual([]);
   });
 });

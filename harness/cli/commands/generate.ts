@@ -5,6 +5,7 @@ import { DEFAULT_MAX_SIZE } from '../../../corpus/validate.js';
 import { ensureDir } from '../../io/output-path.js';
 import { DECIMAL_NUMBER, nonEmpty, wholeNumber } from '../options.js';
 import { exitOnInterrupt, OutputWriteError } from '../../io/thrown.js';
+import { withSizeLimitNamed } from '../../io/write-all.js';
 import { oneLineText } from '../../../corpus/errors.js';
 
 interface GenerateOptions {
@@ -56,7 +57,7 @@ export function registerGenerate(program: Command): void {
         }
       } catch (err) {
         // A full disk is a failure (exit 1) naming the file, as for every other output.
-        throw err instanceof SeriesWriteError ? new OutputWriteError(err.file, err.reason) : err;
+        throw err instanceof SeriesWriteError ? new OutputWriteError(err.file, withSizeLimitNamed(err.reason)) : err;
       } finally {
         release();
       }
