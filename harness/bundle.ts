@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { PACKAGE_ROOT } from '../corpus/paths.js';
 
 const DIST = join(PACKAGE_ROOT, 'dist');
-const ENTRIES = ['harness/cli.ts', 'harness/run/worker.ts', 'harness/classify/worker.ts', 'harness/config/plugin-probe-worker.ts'];
+const ENTRIES = ['harness/cli.ts', 'harness/run/worker.ts', 'harness/classify/worker.ts', 'harness/config/plugin-probe-worker.ts', 'harness/external/answer-thread.ts'];
 
 // From the sources, not tsc's output, which an incremental build leaves bundled.
 const { metafile } = await build({

@@ -181,3 +181,24 @@ export function readModel(text: string, numVars: number, cellVars: number): Solv
   return answer;
 }
 
+
+/** What one adapter is to read: what a program printed (bytes, UTF-8) or its model file's text, and what reading it needs. */
+export type AnswerRequest = { text: string | Uint8Array } & (
+  | { adapter: 'grid'; puzzle: Puzzle; maxGrids: number }
+  | { adapter: 'json'; puzzle: Puzzle }
+  | { adapter: 'dimacs-model'; numVars: number; cellVars: number }
+);
+
+/** Runs the adapter `request` names. */
+export function readAnswer(request: AnswerRequest): SolveResult | SolverAnswer {
+  const { text: input } = request;
+  const text = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  switch (request.adapter) {
+    case 'grid':
+      return readGridOutput(text, request.puzzle, request.maxGrids);
+    case 'json':
+      return readJsonOutput(text, request.puzzle);
+    case 'dimacs-model':
+      return readModel(text, request.numVars, request.cellVars);
+  }
+}

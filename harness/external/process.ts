@@ -35,7 +35,8 @@ export interface ProcessRun {
   code: number | null;
   /** The signal that ended the solver, when one did. */
   signal: NodeJS.Signals | null;
-  stdout: string;
+  /** What it printed, as bytes: decoding tens of MiB is left to whoever reads them (see read-answer.ts). */
+  stdout: Buffer;
   /** The end of what it wrote on stderr. */
   stderrTail: string;
   wallMs: number;
@@ -209,7 +210,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
     } catch (err) {
       // Refused before any process exists (E2BIG: arguments and environment too long).
       removeDir(usageDir);
-      done({ code: null, signal: null, stdout: '', stderrTail: '', wallMs: 0, cpuMs: '', peakRssKb: '', startError: (err as Error).message });
+      done({ code: null, signal: null, stdout: Buffer.alloc(0), stderrTail: '', wallMs: 0, cpuMs: '', peakRssKb: '', startError: (err as Error).message });
       return;
     } finally {
       // The child holds its own copy.
@@ -290,7 +291,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       const run: ProcessRun = {
         code: usage?.signal ? null : exited?.code ?? null,
         signal: usage?.signal ?? exited?.signal ?? null,
-        stdout: Buffer.concat(stdout).toString('utf8'),
+        stdout: Buffer.concat(stdout),
         stderrTail: stderrTail.toString('utf8'),
         wallMs,
         cpuMs: usage?.cpuMs ?? '',

@@ -13,8 +13,9 @@ import { cnfComments } from '../../solvers/sat/encodings/cnf-comments.js';
 import { blockingClause, decodeGrid, DEFAULT_ENCODING, encodeNonogramSteps, type FlatNonogramCnf } from '../../solvers/sat/encodings/encode.js';
 import { oneLine, thrownMessage } from '../io/thrown.js';
 import type { ResourceUsage, TaskOutcome } from '../results/outcome.js';
-import { AdapterError, readGridOutput, readJsonOutput, readModel, unreported } from './adapters.js';
+import { AdapterError, unreported } from './adapters.js';
 import { MAX_STDOUT_BYTES, runLimited, type ProcessRun } from './process.js';
+import { readAnswerAside } from './read-answer.js';
 import { readRegularFile, ScratchFileError, writeFresh } from './scratch-files.js';
 import { fillPlaceholders, type InputFormat, type ResolvedExternal } from './spec.js';
 import { removeDir } from './task-signals.js';
@@ -198,7 +199,8 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
     const failed = failedCall(run, task, [0], elapsedMs);
     if (failed) return withUsage(failed);
     try {
-      return done(solver.output === 'grid' ? readGridOutput(run.stdout, puzzle, task.maxSolutions) : readJsonOutput(run.stdout, puzzle));
+      const text = run.stdout;
+      return done(await (solver.output === 'grid' ? readAnswerAside({ adapter: 'grid', text, puzzle, maxGrids: task.maxSolutions }) : readAnswerAside({ adapter: 'json', text, puzzle })));
     } catch (err) {
       if (err instanceof AdapterError) return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${err.message}${stderrLines(run.stderrTail)}` });
       throw err;
@@ -216,7 +218,8 @@ async function runInDir(task: ExternalTask, dir: string): Promise<TaskOutcome> {
     if (stopped) return withUsage(stopped);
     let answer;
     try {
-      answer = readModel(solver.modelFile ? readModelFile(modelPath, cnf!.numVars) : run.stdout, cnf!.numVars, cnf!.cellVars);
+      const text = solver.modelFile ? readModelFile(modelPath, cnf!.numVars) : run.stdout;
+      answer = await readAnswerAside({ adapter: 'dimacs-model', text, numVars: cnf!.numVars, cellVars: cnf!.cellVars });
     } catch (err) {
       const why = err instanceof AdapterError ? err.message : (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it wrote no model file' : thrownMessage(err);
       return withUsage({ kind: 'error', elapsedMs, message: `unreadable output: ${why} (${exitDescription(run)})${stderrLines(run.stderrTail)}` });
