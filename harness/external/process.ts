@@ -4,6 +4,7 @@ import { closeSync, constants as fsConstants, mkdtempSync, openSync, readFileSyn
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitTimer } from '../io/timers.js';
+import { MEMORY_POLL_MS, overCapKb, POLL_SPACING } from './memory-watch.js';
 import { reaperForget, reaperReady, reaperWatch } from './reaper-link.js';
 import { readRegularFile } from './scratch-files.js';
 import { kill, removeDir, signalTask, TASK_TOKEN_VARIABLE } from './task-signals.js';
@@ -43,7 +44,9 @@ export interface ProcessRun {
   cpuMs: number | '';
   peakRssKb: number | '';
   /** Why the harness ended it, when it did. */
-  stopped?: 'timeout' | 'output';
+  stopped?: 'timeout' | 'output' | 'memory';
+  /** With `stopped: 'memory'`: what its largest process held, shared memory included, in KiB. */
+  heldKb?: number;
   /** It could not be started at all. */
   startError?: string;
 }
@@ -223,9 +226,11 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
     let stdoutBytes = 0;
     let stderrTail = Buffer.alloc(0);
     let stopped: ProcessRun['stopped'];
+    let heldKb: number | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let startError: string | undefined;
     const timers: NodeJS.Timeout[] = [];
+    let memoryTimer: NodeJS.Timeout | undefined;
     const later = (ms: number, f: () => void) => {
       const timer = limitTimer(ms, f);
       if (timer) timers.push(timer);
@@ -251,6 +256,23 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       });
       // The wrapper too, should it not end once the solver is gone.
       later(limits.hardMs + PIPE_GRACE_MS, () => kill(-pgid, 'SIGKILL'));
+      // Shared memory, which RLIMIT_DATA does not limit, is held to the cap by looking (see memory-watch.ts).
+      const capKb = limits.memoryMb * 1024;
+      if (process.platform === 'linux' && capKb < 2 ** 50) {
+        const look = () => {
+          if (stopped || exited) return;
+          const at = performance.now();
+          const held = overCapKb(pgid, capKb);
+          if (held > 0) {
+            stopped = 'memory';
+            heldKb = held;
+            signalTask(pgid, token, wrapper, 'SIGKILL');
+            return;
+          }
+          memoryTimer = setTimeout(look, Math.max(MEMORY_POLL_MS, POLL_SPACING * (performance.now() - at)));
+        };
+        memoryTimer = setTimeout(look, MEMORY_POLL_MS);
+      }
     }
     child.stdout!.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
@@ -275,6 +297,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       if (finished) return;
       finished = true;
       for (const t of timers) clearTimeout(t);
+      clearTimeout(memoryTimer);
       if (pgid !== undefined && live.delete(pgid)) reaperForget(pgid);
       let wallMs = (exitedAt ?? performance.now()) - started;
       let usage: ReturnType<typeof parseUsage>;
@@ -298,6 +321,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
         peakRssKb: usage?.peakRssKb ?? '',
       };
       if (stopped) run.stopped = stopped;
+      if (heldKb !== undefined) run.heldKb = heldKb;
       if (startError !== undefined) run.startError = startError;
       done(run);
     };
@@ -315,6 +339,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       // The solve ends here: what follows is the harness's cleaning up, not the solver's time.
       exitedAt = performance.now();
       for (const t of timers) clearTimeout(t);
+      clearTimeout(memoryTimer);
       exited = { code, signal };
       // What the solver left behind (a forked grandchild, one that left its group) goes with it.
       if (pgid !== undefined) {

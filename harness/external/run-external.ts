@@ -68,6 +68,8 @@ function addUsage(total: ResourceUsage, run: ProcessRun): ResourceUsage {
 function failedCall(run: ProcessRun, task: ExternalTask, accepted: readonly number[], elapsedMs: number, maxStdoutBytes = MAX_STDOUT_BYTES): TaskOutcome | undefined {
   if (run.startError !== undefined) return { kind: 'error', message: `cannot start ${task.solver.program}: ${run.startError}` };
   if (run.stopped === 'timeout') return { kind: 'killed', elapsedMs, message: 'stopped at the time limit (its processes were killed)' };
+  if (run.stopped === 'memory')
+    return { kind: 'memory', message: `over the ${task.memoryMb} MiB cap with the memory it maps shared (${Math.round(run.heldKb! / 1024)} MiB in one process; its processes were killed)` };
   if (run.stopped === 'output') return { kind: 'error', elapsedMs, message: `printed more than ${+(maxStdoutBytes / 1024 / 1024).toFixed(1)} MiB on stdout` };
   if (run.signal === null && accepted.includes(run.code!)) return undefined;
   // A peak near the cap counts only in a death by signal (a failed allocation met unchecked): the
