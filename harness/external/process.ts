@@ -123,7 +123,7 @@ let exitHookSet = false;
 export function killAllExternal(): void {
   for (const [pgid, { token, dir, usageDir }] of live) {
     kill(-pgid, 'SIGKILL');
-    signalTask(pgid, token, -1, 'SIGKILL');
+    signalTask(pgid, token, -1, 'SIGKILL', [dir]);
     removeDir(dir);
     removeDir(usageDir);
     reaperForget(pgid);
@@ -247,12 +247,12 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       later(limits.softMs, () => {
         if (hasEnded(pgid)) return;
         stopped ??= 'timeout';
-        signalTask(pgid, token, wrapper, 'SIGTERM');
+        signalTask(pgid, token, wrapper, 'SIGTERM', [dir]);
       });
       later(limits.hardMs, () => {
         if (hasEnded(pgid)) return;
         stopped ??= 'timeout';
-        signalTask(pgid, token, wrapper, 'SIGKILL');
+        signalTask(pgid, token, wrapper, 'SIGKILL', [dir]);
       });
       // The wrapper too, should it not end once the solver is gone.
       later(limits.hardMs + PIPE_GRACE_MS, () => kill(-pgid, 'SIGKILL'));
@@ -266,7 +266,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
           if (held > 0) {
             stopped = 'memory';
             heldKb = held;
-            signalTask(pgid, token, wrapper, 'SIGKILL');
+            signalTask(pgid, token, wrapper, 'SIGKILL', [dir]);
             return;
           }
           memoryTimer = setTimeout(look, Math.max(MEMORY_POLL_MS, POLL_SPACING * (performance.now() - at)));
@@ -279,7 +279,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       if (stdoutBytes > maxStdoutBytes) {
         if (!stopped && pgid !== undefined) {
           stopped = 'output';
-          signalTask(pgid, token, wrapper, 'SIGKILL');
+          signalTask(pgid, token, wrapper, 'SIGKILL', [dir]);
         }
         return;
       }
@@ -344,7 +344,7 @@ function runStarted(argv: string[], options: RunOptions): Promise<ProcessRun> {
       // What the solver left behind (a forked grandchild, one that left its group) goes with it.
       if (pgid !== undefined) {
         kill(-pgid, 'SIGKILL');
-        signalTask(pgid, token, -1, 'SIGKILL');
+        signalTask(pgid, token, -1, 'SIGKILL', [dir]);
       }
       if (pipesOpen === 0) finish();
       else

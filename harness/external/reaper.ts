@@ -38,7 +38,7 @@ function reapAll(): void {
     // harness died); the processes carrying the task's token are the task's wherever they are.
     const ours = groupIsTasks(pgid, token);
     if (ours) kill(-pgid, 'SIGKILL');
-    signalTask(ours ? pgid : null, token, -1, 'SIGKILL');
+    signalTask(ours ? pgid : null, token, -1, 'SIGKILL', dirs);
     for (const dir of dirs) removeDir(dir);
   }
   listed.clear();

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 /** The environment variable that marks a task's processes, so that ones that left its group are found too. */
 export const TASK_TOKEN_VARIABLE = 'NONOBENCH_TASK';
 
-/** The ids of the live processes (Linux /proc) but this one and `except` for which `keep` holds, given a process's group and a reader of its environment. */
-function processesWhere(except: number, keep: (pgrp: number, environ: () => string) => boolean): number[] {
+/** The ids of the live processes (Linux /proc) but this one and `except` for which `keep` holds, given a process's group and readers of its environment and its working directory. */
+function processesWhere(except: number, keep: (pgrp: number, environ: () => string, cwd: () => string) => boolean): number[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -28,7 +28,8 @@ function processesWhere(except: number, keep: (pgrp: number, environ: () => stri
       // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp …
       const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (state === 'Z') continue; // dead already, waiting to be reaped
-      if (keep(Number(pgrp), () => readFileSync(join('/proc', name, 'environ'), 'latin1'))) found.push(pid);
+      const environ = () => readFileSync(join('/proc', name, 'environ'), 'latin1');
+      if (keep(Number(pgrp), environ, () => readlinkSync(join('/proc', name, 'cwd')))) found.push(pid);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -38,10 +39,29 @@ function processesWhere(except: number, keep: (pgrp: number, environ: () => stri
 
 const markOf = (token: string) => `${TASK_TOKEN_VARIABLE}=${token}\0`;
 
-/** The ids of the processes in group `pgid` (none when null) or carrying `token` in their environment, but `except`. */
-function taskProcesses(pgid: number | null, token: string, except: number): number[] {
+/** The real paths of `dirs` that still exist. */
+function realDirs(dirs: readonly string[]): string[] {
+  const real: string[] = [];
+  for (const dir of dirs) {
+    try {
+      real.push(realpathSync(dir));
+    } catch {
+      // Removed already.
+    }
+  }
+  return real;
+}
+
+/**
+ * The ids of the processes in group `pgid` (none when null), carrying `token` in their environment,
+ * or working in one of `dirs` (the task's scratch folder: where a process that left the group and
+ * cleared its environment still is, unless it moved), but `except`.
+ */
+function taskProcesses(pgid: number | null, token: string, except: number, dirs: readonly string[]): number[] {
   const mark = markOf(token);
-  return processesWhere(except, (pgrp, environ) => pgrp === pgid || environ().includes(mark));
+  const inside = realDirs(dirs);
+  const within = (cwd: string) => inside.some((dir) => cwd === dir || cwd.startsWith(`${dir}/`));
+  return processesWhere(except, (pgrp, environ, cwd) => pgrp === pgid || environ().includes(mark) || (inside.length > 0 && within(cwd())));
 }
 
 /**
@@ -62,17 +82,17 @@ export function kill(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * Signals every process of a task (its group `pgid`, when not null, and the processes carrying
- * its token) but `except` (a measuring wrapper, which must live to report): repeated while new
- * ones appear, so a solver forking as it dies is caught too.
+ * Signals every process of a task (its group `pgid`, when not null, the processes carrying its
+ * token and those working in its folders `dirs`) but `except` (a measuring wrapper, which must live
+ * to report): repeated while new ones appear, so a solver forking as it dies is caught too.
  */
-export function signalTask(pgid: number | null, token: string, except: number, signal: NodeJS.Signals): void {
+export function signalTask(pgid: number | null, token: string, except: number, signal: NodeJS.Signals, dirs: readonly string[] = []): void {
   if (process.platform !== 'linux') {
     if (pgid !== null) kill(-pgid, signal);
     return;
   }
   for (let pass = 0; pass < 10; pass++) {
-    const pids = taskProcesses(pgid, token, except);
+    const pids = taskProcesses(pgid, token, except, dirs);
     if (pids.length === 0) return;
     for (const pid of pids) kill(pid, signal);
     if (signal !== 'SIGKILL') return;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli } from '../helpers/cli.js';
-import { executable } from '../helpers/external-runs.js';
+import { DANCER_ROWS, executable, runDefinitionIn } from '../helpers/external-runs.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
 
 // A harness killed with SIGKILL runs no exit handler: its external solvers must still be stopped,
@@ -105,4 +105,30 @@ describe.runIf(process.platform === 'linux')('a harness killed with SIGKILL', ()
       reaper.kill('SIGKILL');
     }
   });
+});
+
+describe.runIf(process.platform === 'linux')('an external solver that exits', () => {
+  it('has killed with it a grandchild that left its process group and cleared its environment, but works in its folder', async () => {
+    const d = dir();
+    const escapeePid = join(d, 'escapee.pid');
+    // In a session of its own, without the task's mark: neither its group nor its environment finds it.
+    const program = executable(
+      d,
+      'escaper.sh',
+      `#!/bin/sh
+setsid env -i /bin/sh -c 'echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 62' '${escapeePid}' </dev/null >/dev/null 2>&1 &
+while [ ! -e '${escapeePid}' ]; do sleep 0.05; done
+printf '${DANCER_ROWS.join('\\n')}\\nunique\\n'
+`,
+    );
+    let pid: number | undefined;
+    try {
+      const r = runDefinitionIn(d, `puzzles: [${resolve('corpus/puzzles/webpbn/1.non')}]\nconfigurations:\n  - { name: escaper, command: "${program}", input: non, output: grid }\ntimeout: 20\n`);
+      expect(r.rows().map((row) => [row.status, row.verified, row.error])).toEqual([['unique', 'true', '']]);
+      pid = Number(readFileSync(escapeePid, 'utf8'));
+      expect(await until(() => !alive(pid!), 2000)).toBe(true);
+    } finally {
+      if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 20_000);
 });
