@@ -181,7 +181,6 @@ export function readModel(text: string, numVars: number, cellVars: number): Solv
   return answer;
 }
 
-
 /** What one adapter is to read: what a program printed (bytes, UTF-8) or its model file's text, and what reading it needs. */
 export type AnswerRequest = { text: string | Uint8Array } & (
   | { adapter: 'grid'; puzzle: Puzzle; maxGrids: number }
