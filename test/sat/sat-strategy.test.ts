@@ -9,6 +9,7 @@ import { BUNDLED_CORPUS } from '../../corpus/paths.js';
 import { createRng, probabilityThreshold } from '../../corpus/random.js';
 import { builtInStrategies, loadStrategy } from '../../solvers/strategies/registry.js';
 import { SAT_PARAMS, sat } from '../../solvers/strategies/sat.js';
+import { encodeNonogramFlat } from '../../solvers/sat/encodings/encode.js';
 import { resolveParams } from '../../solvers/api/params.js';
 import { solveOptions } from '../../solvers/api/types.js';
 import { bruteForceSolutions } from '../helpers/brute-force.js';
@@ -221,11 +222,14 @@ describe('sat strategy', () => {
       const r = sat.solve(puzzle, solveOptions({ shouldStop: () => ++polls >= stopAt, params: { propagate: false } }));
       return { r, polls };
     };
-    // Poll 1 comes before encoding; the next 120 after each line.
+    // Poll 1 comes before encoding; the next ones after each line (and within lines, see sat-stop-in-long-line.test.ts).
+    let encodingPolls = 0;
+    encodeNonogramFlat(puzzle, { known: new Uint8Array(60 * 60), shouldStop: () => (encodingPolls++, false) });
+    expect(encodingPolls).toBeGreaterThanOrEqual(120);
     const inEncoding = pollsUntil(2);
     expect(inEncoding.r.status).toBe('timeout');
     expect(inEncoding.r.metrics.extra.variables).toBeUndefined();
-    const inLoading = pollsUntil(122);
+    const inLoading = pollsUntil(2 + encodingPolls);
     expect(inLoading.r.status).toBe('timeout');
     expect(inLoading.r.metrics.extra.clauses).toBeGreaterThan(16_384);
     expect(inLoading.r.metrics.deadEnds + inLoading.r.metrics.decisions).toBe(0);

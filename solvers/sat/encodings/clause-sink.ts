@@ -50,14 +50,25 @@ export class FlatClauses {
   }
 }
 
+/** Clauses offered (or units charged) between two polls of a sink's stop check: milliseconds of encoding, where one long line takes seconds. */
+const POLL_CLAUSES = 1 << 16;
+
+/** What a ClauseSink throws once its stop check fires, to leave a line encoder midway (caught by encodeNonogramFlat). */
+export const ENCODING_STOPPED: unique symbol = Symbol('encoding stopped');
+
 /** A puzzle's clauses as the line encoders emit them; auxiliary variables are numbered after the cells. */
 export class ClauseSink {
   readonly out = new FlatClauses();
   nextVar: number;
   /** Per cell: the value already stated by a unit clause (0 none, 1 filled, 2 empty). */
   private readonly unitDone: Uint8Array;
+  private untilPoll = POLL_CLAUSES;
 
-  constructor(cellVars: number) {
+  /** With `shouldStop`, it is polled every POLL_CLAUSES clauses offered or units charged, and ENCODING_STOPPED thrown once it returns true. */
+  constructor(
+    cellVars: number,
+    private readonly shouldStop?: () => boolean,
+  ) {
     this.nextVar = cellVars + 1;
     this.unitDone = new Uint8Array(cellVars + 1);
   }
@@ -67,6 +78,7 @@ export class ClauseSink {
    * is TRUE. A clause left with one cell literal is a cell unit (stated once, as in `cellUnit`).
    */
   emit(lits: ArrayLike<number>, count = lits.length): void {
+    if (--this.untilPoll === 0) this.poll();
     let kept = 0;
     let last = 0;
     for (let i = 0; i < count; i++) {
@@ -93,6 +105,16 @@ export class ClauseSink {
   }
 
   private readonly scratch3 = new Int32Array(3);
+
+  /** Counts `units` of an encoder's work that emits no clause (a clause offered is one unit) towards the stop check. */
+  charge(units: number): void {
+    if ((this.untilPoll -= units) <= 0) this.poll();
+  }
+
+  private poll(): void {
+    this.untilPoll = POLL_CLAUSES;
+    if (this.shouldStop?.()) throw ENCODING_STOPPED;
+  }
 
   /** A unit clause on a cell, once per cell and value. */
   cellUnit(cellVar: number, filled: boolean): void {

@@ -1,5 +1,5 @@
 import { EMPTY, FILLED, UNKNOWN, type Clue, type Grid, type Puzzle } from '../../../corpus/model.js';
-import { ClauseSink, type FlatClauses } from './clause-sink.js';
+import { ClauseSink, ENCODING_STOPPED, type FlatClauses } from './clause-sink.js';
 import type { Cnf } from '../dimacs/dimacs.js';
 import { encodeLineAutomaton } from './line-automaton.js';
 import { encodeLineBlocks } from './line-blocks.js';
@@ -58,7 +58,7 @@ export interface EncodeOptions {
   /** A grid of cell codes: its known cells become unit clauses and prune the encoding. */
   known?: Grid;
   encoding?: EncodingName;
-  /** Polled after each line (a 200×200 puzzle takes up to a second to encode). */
+  /** Polled after each line (a 200×200 puzzle takes up to a second to encode) and within a line every few thousand clauses (one line of thousands of cells takes seconds). */
   shouldStop?: () => boolean;
 }
 
@@ -73,10 +73,15 @@ export interface FlatNonogramCnf {
 
 /** The CNF of a puzzle (see the module comment); undefined once `shouldStop` returns true. */
 export function encodeNonogramFlat(puzzle: Puzzle, options: EncodeOptions = {}): FlatNonogramCnf | undefined {
-  const steps = encodeNonogramSteps(puzzle, options);
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    if (options.shouldStop?.()) return undefined;
+  const steps = encodeSteps(puzzle, options, options.shouldStop);
+  try {
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      if (options.shouldStop?.()) return undefined;
+    }
+  } catch (err) {
+    if (err === ENCODING_STOPPED) return undefined;
+    throw err;
   }
 }
 
@@ -84,12 +89,17 @@ export function encodeNonogramFlat(puzzle: Puzzle, options: EncodeOptions = {}):
  * The CNF of a puzzle a line at a time: it yields after each line and returns the CNF, so that a
  * caller sharing its thread (the harness's, encoding for an external solver) can let others run.
  */
-export function* encodeNonogramSteps(puzzle: Puzzle, options: Omit<EncodeOptions, 'shouldStop'> = {}): Generator<void, FlatNonogramCnf> {
+export function encodeNonogramSteps(puzzle: Puzzle, options: Omit<EncodeOptions, 'shouldStop'> = {}): Generator<void, FlatNonogramCnf> {
+  return encodeSteps(puzzle, options);
+}
+
+/** encodeNonogramSteps, its sink polling `shouldStop` within lines (see ClauseSink). */
+function* encodeSteps(puzzle: Puzzle, options: Omit<EncodeOptions, 'shouldStop'>, shouldStop?: () => boolean): Generator<void, FlatNonogramCnf> {
   const { known } = options;
   const encodeLine = lineEncoders[options.encoding ?? DEFAULT_ENCODING];
   const { width, height } = puzzle;
   const cellVars = width * height;
-  const sink = new ClauseSink(cellVars);
+  const sink = new ClauseSink(cellVars, shouldStop);
   if (known) {
     for (let index = 0; index < cellVars; index++) {
       const code = known[index]!;

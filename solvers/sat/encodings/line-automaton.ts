@@ -38,7 +38,8 @@ export interface LineNodes {
   live: Uint8Array;
 }
 
-export function lineNodes(line: Clue, known: ArrayLike<number>, n: number): LineNodes {
+/** With a `sink`, each layer of nodes visited counts towards its stop check (see ClauseSink.charge): a long line of many blocks has millions. */
+export function lineNodes(line: Clue, known: ArrayLike<number>, n: number, sink?: ClauseSink): LineNodes {
   let k = 0;
   let Q = 1;
   for (const b of line) if (b > 0) (k++, (Q += b + 1)); // tolerate a written-out "0" for an empty line
@@ -60,6 +61,7 @@ export function lineNodes(line: Clue, known: ArrayLike<number>, n: number): Line
   const live = new Uint8Array((n + 1) * Q);
   fwd[0] = 1;
   for (let i = 0; i < n; i++) {
+    sink?.charge(Q);
     for (let q = 0; q < Q; q++) {
       if (!fwd[at(i, q)]) continue;
       if (filled[q] === 0 && allowed(q, known[i]!)) fwd[at(i + 1, q)] = 1;
@@ -68,6 +70,7 @@ export function lineNodes(line: Clue, known: ArrayLike<number>, n: number): Line
   }
   for (let q = 0; q < Q; q++) if (accepting(q) && fwd[at(n, q)]) live[at(n, q)] = 1;
   for (let i = n - 1; i >= 0; i--) {
+    sink?.charge(Q);
     for (let q = 0; q < Q; q++) {
       if (!fwd[at(i, q)]) continue;
       const stay = filled[q] === 0 && allowed(q, known[i]!) && live[at(i + 1, q)] === 1;
@@ -81,7 +84,7 @@ export function lineNodes(line: Clue, known: ArrayLike<number>, n: number): Line
 /** Encodes one line: `cells` lists its cell variables in order, `known` their codes (UNKNOWN, FILLED, EMPTY). */
 export function encodeLineAutomaton(line: Clue, cells: ArrayLike<number>, known: ArrayLike<number>, sink: ClauseSink): void {
   const n = cells.length;
-  const { Q, filled, live } = lineNodes(line, known, n);
+  const { Q, filled, live } = lineNodes(line, known, n, sink);
   const at = (i: number, q: number) => i * Q + q;
   if (!live[0]) {
     sink.emit([]); // no placement of the clue fits the known cells
@@ -91,6 +94,7 @@ export function encodeLineAutomaton(line: Clue, cells: ArrayLike<number>, known:
   // Node literals: a variable, or TRUE for the only node of its layer; absent nodes are FALSE.
   const node = new Int32Array((n + 1) * Q).fill(FALSE);
   for (let i = 0; i <= n; i++) {
+    sink.charge(Q);
     let count = 0;
     for (let q = 0; q < Q; q++) count += live[at(i, q)]!;
     for (let q = 0; q < Q; q++) if (live[at(i, q)]) node[at(i, q)] = count === 1 ? TRUE : sink.nextVar++;
@@ -101,6 +105,7 @@ export function encodeLineAutomaton(line: Clue, cells: ArrayLike<number>, known:
   const refute = new Int32Array(Q + 1);
 
   for (let i = 0; i < n; i++) {
+    sink.charge(Q);
     const x = cells[i]!;
     let fNodes = 0;
     let gNodes = 0;

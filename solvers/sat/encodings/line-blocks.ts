@@ -29,7 +29,7 @@ import { lineNodes } from './line-automaton.js';
  */
 export function encodeLineBlocks(line: Clue, cells: ArrayLike<number>, known: ArrayLike<number>, sink: ClauseSink): void {
   const n = cells.length;
-  const { Q, live } = lineNodes(line, known, n);
+  const { Q, live } = lineNodes(line, known, n, sink);
   if (!live[0]) {
     sink.emit([]); // no placement of the clue fits the known cells
     return;
