@@ -91,7 +91,7 @@ describe('ClauseDatabase reduction', () => {
         const survivors = rest.slice((3 * rest.length) >> 2);
 
         s.stats.conflicts = 2000;
-        new ClauseDatabase(s).maybeReduce();
+        expect(new ClauseDatabase(s).runPass(() => false)).toBe(true); // nothing is satisfied: the reduction alone acts
 
         const kept = s.learnts.map((cr) => s.arena.literals(cr)[0]! / 12);
         expect(kept.sort((a, b) => a - b)).toEqual([...protectedOnes, ...survivors].sort((a, b) => a - b));

@@ -99,25 +99,30 @@ export class ClauseArena {
   /**
    * Moves the clauses named in `lists` into a fresh buffer, dropping everything else, and rewrites
    * the lists in place. Returns the old-to-new reference map for the callers' other references
-   * (reasons); it is only valid for clauses that were in the lists.
+   * (reasons); it is only valid for clauses that were in the lists. A generator that yields every
+   * `step` clauses, so that a caller can pause a compaction of millions of clauses (ClauseDatabase);
+   * nothing may read or change the clauses until it has returned.
    */
-  compact(lists: number[][]): (oldRef: number) => number {
+  *compact(lists: number[][], step: number): Generator<void, (oldRef: number) => number> {
     const old = this.mem;
     let live = 0;
     for (const list of lists) for (const cr of list) live += HEADER + old[cr]!;
     const mem = new Int32Array(Math.max(1 << 12, live * 2));
     const act = new Float32Array(mem.buffer);
     let top = 0;
+    let moved = 0;
     for (const list of lists) {
       for (let i = 0; i < list.length; i++) {
         const cr = list[i]!;
         const words = HEADER + old[cr]!;
-        // Word by word (the activity's bits travel with the header): a subarray per clause costs an
-        // allocation each, seconds on a CNF of millions of clauses.
         for (let k = 0; k < words; k++) mem[top + k] = old[cr + k]!;
         old[cr + 2] = top; // forwarding address, read by the returned map
         list[i] = top;
         top += words;
+        if (++moved === step) {
+          moved = 0;
+          yield;
+        }
       }
     }
     this.mem = mem;

@@ -8,6 +8,8 @@ const REDUCE_INCREMENT = 300;
 /** Learnt clauses of LBD up to CORE_LBD are kept for good, those up to TIER2_LBD while analysis uses them. */
 const CORE_LBD = 2;
 const TIER2_LBD = 6;
+/** Clauses a pass handles between two polls of the stop check: milliseconds, where a whole pass over a huge CNF takes seconds. */
+const PASS_STEP = 1 << 16;
 
 /**
  * Keeps the clause database small: every 2000 + 300·k conflicts three quarters of the learnt
@@ -15,6 +17,10 @@ const TIER2_LBD = 6;
  * glue clauses of LBD ≤ 2, reasons of trail literals and clauses of LBD ≤ 6 that conflict analysis
  * met since the last reduction stay (tiers as in CaDiCaL). At level 0, clauses satisfied by new
  * fixed literals go for good. Either way the arena is then compacted.
+ *
+ * A pass reads and rewrites every clause, seconds on a CNF of millions of clauses, so it runs in
+ * steps (`runPass`) between which the stop check is polled; a pass the check stopped stays pending,
+ * half done, and is finished (`finishPass`) before the engine reads or changes its clauses again.
  */
 export class ClauseDatabase {
   private nextReduce = FIRST_REDUCE;
@@ -27,7 +33,7 @@ export class ClauseDatabase {
   constructor(private readonly s: EngineState) {}
 
   /**
-   * True when `maybeSimplify` or `maybeReduce` would make a pass now: each pass reads (and the
+   * True when `runPass` would make a pass now: each pass reads (and the
    * compaction after it rewrites) every clause, which takes a while on a CNF of millions of clauses,
    * so the search polls its stop check first.
    */
@@ -36,21 +42,50 @@ export class ClauseDatabase {
     return s.stats.conflicts >= this.nextReduce || (s.levels === 0 && s.trailSize !== this.simplifiedAt && s.stats.propagations >= this.nextSimplify);
   }
 
-  /** Reduces the learnt clauses when their time has come. */
-  maybeReduce(): void {
-    if (this.s.stats.conflicts < this.nextReduce) return;
-    this.reduceInterval += REDUCE_INCREMENT;
-    this.nextReduce = this.s.stats.conflicts + this.reduceInterval;
-    this.reduceLearnts();
+  /** The pass a stop check paused, if any. */
+  private pending: Generator<void, void> | null = null;
+
+  /**
+   * Makes the passes that are due (removal of satisfied clauses, then reduction of the learnt
+   * ones), or goes on with the one a stop check paused, polling `shouldStop` every PASS_STEP
+   * clauses. False when it fired first: the pass is then pending (see finishPass).
+   */
+  runPass(shouldStop: () => boolean): boolean {
+    if (this.pending === null) {
+      if (!this.passDue()) return true;
+      this.pending = this.passSteps();
+    }
+    for (;;) {
+      if (this.pending.next().done) break;
+      if (shouldStop()) return false;
+    }
+    this.pending = null;
+    return true;
   }
 
-  /** At level 0, with new fixed literals since the last pass: drops the clauses they satisfy. */
-  maybeSimplify(): void {
+  /** Goes on with a pass a stop check paused, as runPass does (false when the check fires again); starts none. */
+  resumePass(shouldStop: () => boolean): boolean {
+    return this.pending === null || this.runPass(shouldStop);
+  }
+
+  /** Finishes a pass a stop check paused, without polling: it must be done before the clauses are read or changed. */
+  finishPass(): void {
+    if (this.pending === null) return;
+    while (!this.pending.next().done);
+    this.pending = null;
+  }
+
+  private *passSteps(): Generator<void, void> {
     const s = this.s;
-    if (s.levels === 0 && s.trailSize !== this.simplifiedAt && s.stats.propagations >= this.nextSimplify) this.removeSatisfied();
+    if (s.levels === 0 && s.trailSize !== this.simplifiedAt && s.stats.propagations >= this.nextSimplify) yield* this.removeSatisfied();
+    if (s.stats.conflicts >= this.nextReduce) {
+      this.reduceInterval += REDUCE_INCREMENT;
+      this.nextReduce = s.stats.conflicts + this.reduceInterval;
+      yield* this.reduceLearnts();
+    }
   }
 
-  private reduceLearnts(): void {
+  private *reduceLearnts(): Generator<void, void> {
     const s = this.s;
     const arena = s.arena;
     const candidates: number[] = [];
@@ -71,10 +106,10 @@ export class ClauseDatabase {
     }
     s.learnts.length = 0;
     for (const cr of kept) s.learnts.push(cr);
-    this.collectGarbage();
+    yield* this.collectGarbage();
   }
 
-  private removeSatisfied(): void {
+  private *removeSatisfied(): Generator<void, void> {
     const s = this.s;
     if (propagate(s) !== NO_REASON) {
       s.ok = false;
@@ -88,6 +123,7 @@ export class ClauseDatabase {
     for (const list of [s.clauses, s.learnts]) {
       let j = 0;
       for (let i = 0; i < list.length; i++) {
+        if ((i & (PASS_STEP - 1)) === PASS_STEP - 1) yield;
         const cr = list[i]!;
         const end = cr + HEADER + mem[cr]!;
         literals += mem[cr]!;
@@ -105,20 +141,23 @@ export class ClauseDatabase {
     s.stats.satisfiedRemoved += removed;
     // Level-0 literals never take part in analysis, so their reasons may go.
     for (let i = 0; i < s.trailSize; i++) s.reason[varOf(s.trail[i]!)] = NO_REASON;
-    this.collectGarbage();
+    yield* this.collectGarbage();
   }
 
   /** Compacts the arena, remaps reasons and rebuilds every watch list (watches are the first two literals). */
-  private collectGarbage(): void {
+  private *collectGarbage(): Generator<void, void> {
     const s = this.s;
-    const forward = s.arena.compact([s.clauses, s.learnts]);
+    const forward = yield* s.arena.compact([s.clauses, s.learnts], PASS_STEP);
     for (let i = 0; i < s.trailSize; i++) {
       const v = varOf(s.trail[i]!);
       if (s.reason[v]! >= 0) s.reason[v] = forward(s.reason[v]!); // binary reasons name no clause
     }
     s.watches.clear();
     s.binaries.clear();
-    for (const cr of s.clauses) s.attach(cr);
-    for (const cr of s.learnts) s.attach(cr);
+    for (const list of [s.clauses, s.learnts])
+      for (let i = 0; i < list.length; i++) {
+        if ((i & (PASS_STEP - 1)) === PASS_STEP - 1) yield;
+        s.attach(list[i]!);
+      }
   }
 }

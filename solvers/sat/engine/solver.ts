@@ -117,6 +117,7 @@ export class SatSolver {
   addClauseSlice(lits: ArrayLike<number>, from: number, to: number): boolean {
     const s = this.s;
     if (!s.ok) return false;
+    this.db.finishPass(); // a pass the stop check paused is done before the clauses change
     if (s.levels > 0) s.cancelUntil(0); // a search paused by its budget (see solve) gives up its trail
     const size = to - from;
     if (this.scratch.length < size) this.scratch = new Int32Array(Math.max(size, 2 * this.scratch.length));
@@ -188,10 +189,12 @@ export class SatSolver {
     const given = options.assumptions ?? [];
     const assumptions = new Int32Array(given.length);
     for (let i = 0; i < given.length; i++) assumptions[i] = this.toLit(given[i]!);
+    const shouldStop = options.shouldStop ?? (() => false);
+    // A pass over the clauses the stop check paused goes on first, polled, before the trail changes.
+    if (!this.db.resumePass(shouldStop)) return 'unknown';
     // A search paused by its budget goes on from its trail, unless it rests on other assumptions.
     if (!sameLits(assumptions, this.assumptions)) s.cancelUntil(0);
     this.assumptions = assumptions;
-    const shouldStop = options.shouldStop ?? (() => false);
     if (shouldStop()) return 'unknown';
     const conflictLimit = s.stats.conflicts + (options.conflictLimit ?? Infinity);
     let outcome: SatOutcome | 'restart';
@@ -229,6 +232,7 @@ export class SatSolver {
 
   /** The learnt clauses currently kept, as DIMACS literals (learnt units show up as `fixedValue`). */
   learntClauses(): number[][] {
+    this.db.finishPass();
     return this.s.learnts.map((cr) => this.s.arena.literals(cr).map(toDimacs));
   }
 
@@ -300,14 +304,12 @@ export class SatSolver {
         s.cancelUntil(0);
         return 'restart';
       }
-      // A pass over the clause database takes long on a huge CNF: not when the limit has come.
+      // A pass over the clause database takes long on a huge CNF: not when the limit has come, and polled as it goes.
       if (this.db.passDue()) {
         this.untilPoll = STOP_POLL_INTERVAL;
         this.pollAtPropagations = stats.propagations + STOP_POLL_PROPAGATIONS;
-        if (shouldStop()) return this.giveUp();
+        if (shouldStop() || !this.db.runPass(shouldStop)) return this.giveUp();
       }
-      this.db.maybeSimplify();
-      this.db.maybeReduce();
       let next = NO_LIT;
       while (s.levels < this.assumptions.length) {
         const a = this.assumptions[s.levels]!;
