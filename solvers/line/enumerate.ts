@@ -114,6 +114,9 @@ export function lineMasks(
  * cell, or a known-filled cell left empty), keeping the order of the others; meanwhile computes
  * `allFilled` (AND of the survivors: cells filled in every one) and `anyFilled` (OR: cells filled
  * in at least one). Returns the number dropped. When none survive, `allFilled` is all ones.
+ * With `shouldStop`, it is polled every 65536 placements of more than one word (millions of
+ * placements of a long line take seconds); once it returns true the filtering ends with -1, and the
+ * set, half filtered, must not be used again.
  */
 export function filterPlacements(
   set: PlacementSet,
@@ -121,6 +124,7 @@ export function filterPlacements(
   knownEmpty: Uint32Array,
   allFilled: Uint32Array,
   anyFilled: Uint32Array,
+  shouldStop?: () => boolean,
 ): number {
   const { words, bits } = set;
   const before = set.count;
@@ -146,6 +150,7 @@ export function filterPlacements(
     return before - write;
   }
   for (let p = 0, off = 0; p < before; p++, off += words) {
+    if ((p & 0xffff) === 0xffff && shouldStop?.()) return -1;
     let ok = true;
     for (let w = 0; w < words; w++) {
       const v = bits[off + w]!;

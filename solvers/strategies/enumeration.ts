@@ -85,17 +85,18 @@ export function solveByEnumeration(puzzle: Puzzle, options: SolveOptions): Solve
   let dropped = 0;
   let unknown = grid.length;
 
-  /** One filter pass over line `li`; false when no placement survives. */
-  const refine = (li: number): boolean => {
+  /** One filter pass over line `li`: 'contradiction' when no placement survives, 'timeout' when the stop check fired meanwhile. */
+  const refine = (li: number): 'ok' | 'contradiction' | 'timeout' => {
     const line = lines[li]!;
     const set = line.placements!;
     metrics.lineSolves++;
     lineMasks(grid, line.start, line.stride, line.length, knownFilled, knownEmpty);
-    const gone = filterPlacements(set, knownFilled, knownEmpty, allFilled, anyFilled);
+    const gone = filterPlacements(set, knownFilled, knownEmpty, allFilled, anyFilled, options.shouldStop);
+    if (gone < 0) return 'timeout';
     dropped += gone;
     stored -= BigInt(gone);
     compactPlacements(set);
-    if (set.count === 0) return false;
+    if (set.count === 0) return 'contradiction';
     const isRow = li < height;
     for (let i = 0, k = line.start; i < line.length; i++, k += line.stride) {
       if (grid[k] !== UNKNOWN) continue;
@@ -109,7 +110,7 @@ export function solveByEnumeration(puzzle: Puzzle, options: SolveOptions): Solve
       unknown--;
       enqueue(isRow ? height + i : i);
     }
-    return true;
+    return 'ok';
   };
 
   const finish = (status: SolveStatus): SolveResult => {
@@ -125,7 +126,8 @@ export function solveByEnumeration(puzzle: Puzzle, options: SolveOptions): Solve
       head = (head + 1) % lines.length;
       size--;
       queued[li] = 0;
-      if (!refine(li)) return finish('contradiction');
+      const outcome = refine(li);
+      if (outcome !== 'ok') return finish(outcome);
     }
     if (unknown === 0 || next === order.length) break;
     const li = order[next]!;

@@ -135,6 +135,31 @@ describe('filterPlacements', () => {
     );
   });
 
+  it('polls its stop check every 65536 placements of a long line, and gives up with -1 once it fires', () => {
+    // 168,921 placements of 19 words: millions of placements of a line of thousands of cells took seconds unpolled.
+    const length = 600;
+    const clue = [10, 10];
+    const w = wordsFor(length);
+    const masks = () => [0, 0, 0, 0].map(() => new Uint32Array(w)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    const known = new Uint8Array(length);
+    known[5] = FILLED; // keeps the placements whose first block covers cell 5
+    const plain = enumeratePlacements(length, clue)!;
+    const [f, e, and, or] = masks();
+    lineMasks(known, 0, 1, length, f, e);
+    const dropped = filterPlacements(plain, f, e, and, or);
+
+    const watched = enumeratePlacements(length, clue)!;
+    const [, , and2, or2] = masks();
+    let polls = 0;
+    expect(filterPlacements(watched, f, e, and2, or2, () => (polls++, false))).toBe(dropped);
+    expect(polls).toBe(2); // at placements 65,535 and 131,071
+    expect(watched.count).toBe(plain.count);
+    expect(Array.from(and2)).toEqual(Array.from(and));
+    expect(Array.from(or2)).toEqual(Array.from(or));
+
+    expect(filterPlacements(enumeratePlacements(length, clue)!, f, e, and2, or2, () => true)).toBe(-1);
+  });
+
   it('reads a column of a grid through its stride', () => {
     // 3×2 grid, column 1 is FILLED, EMPTY.
     const grid = Uint8Array.from([UNKNOWN, FILLED, UNKNOWN, UNKNOWN, EMPTY, UNKNOWN]);
