@@ -106,11 +106,18 @@ export class ClauseArena {
   *compact(lists: number[][], step: number): Generator<void, (oldRef: number) => number> {
     const old = this.mem;
     let live = 0;
-    for (const list of lists) for (const cr of list) live += HEADER + old[cr]!;
+    let moved = 0;
+    for (const list of lists)
+      for (let i = 0; i < list.length; i++) {
+        live += HEADER + old[list[i]!]!;
+        if (++moved === step) {
+          moved = 0;
+          yield;
+        }
+      }
     const mem = new Int32Array(Math.max(1 << 12, live * 2));
     const act = new Float32Array(mem.buffer);
     let top = 0;
-    let moved = 0;
     for (const list of lists) {
       for (let i = 0; i < list.length; i++) {
         const cr = list[i]!;
