@@ -106,36 +106,46 @@ export class ClauseArena {
   *compact(lists: number[][], step: number): Generator<void, (oldRef: number) => number> {
     const old = this.mem;
     let live = 0;
-    let moved = 0;
+    // In plain loops of `step` clauses: the generator only pauses between them.
     for (const list of lists)
-      for (let i = 0; i < list.length; i++) {
-        live += HEADER + old[list[i]!]!;
-        if (++moved === step) {
-          moved = 0;
-          yield;
-        }
+      for (let from = 0; from < list.length; from += step) {
+        if (from > 0) yield;
+        live += wordsOf(old, list, from, Math.min(list.length, from + step));
       }
     const mem = new Int32Array(Math.max(1 << 12, live * 2));
-    const act = new Float32Array(mem.buffer);
     let top = 0;
-    for (const list of lists) {
-      for (let i = 0; i < list.length; i++) {
-        const cr = list[i]!;
-        const words = HEADER + old[cr]!;
-        for (let k = 0; k < words; k++) mem[top + k] = old[cr + k]!;
-        old[cr + 2] = top; // forwarding address, read by the returned map
-        list[i] = top;
-        top += words;
-        if (++moved === step) {
-          moved = 0;
-          yield;
-        }
+    for (const list of lists)
+      for (let from = 0; from < list.length; from += step) {
+        if (from > 0) yield;
+        top = moveClauses(old, mem, list, from, Math.min(list.length, from + step), top);
       }
-    }
     this.mem = mem;
-    this.act = act;
+    this.act = new Float32Array(mem.buffer);
     this.top = top;
     this.wasted = 0;
     return (oldRef) => old[oldRef + 2]!;
   }
+}
+
+/** The words (headers and literals) of the clauses list[from, to) in `mem`. */
+function wordsOf(mem: Int32Array, list: number[], from: number, to: number): number {
+  let words = 0;
+  for (let i = from; i < to; i++) words += HEADER + mem[list[i]!]!;
+  return words;
+}
+
+/**
+ * Copies the clauses list[from, to) from `old` to `mem` at `top`, leaving each one's new reference
+ * as a forwarding address in its old activity word and in the list; returns the new top.
+ */
+function moveClauses(old: Int32Array, mem: Int32Array, list: number[], from: number, to: number, top: number): number {
+  for (let i = from; i < to; i++) {
+    const cr = list[i]!;
+    const words = HEADER + old[cr]!;
+    for (let k = 0; k < words; k++) mem[top + k] = old[cr + k]!;
+    old[cr + 2] = top;
+    list[i] = top;
+    top += words;
+  }
+  return top;
 }

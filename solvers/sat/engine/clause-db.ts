@@ -116,32 +116,48 @@ export class ClauseDatabase {
       return;
     }
     this.simplifiedAt = s.trailSize;
-    const mem = s.arena.mem;
-    const vals = s.vals;
-    let literals = 0;
-    let removed = 0;
+    this.scanned = 0;
+    this.removed = 0;
     for (const list of [s.clauses, s.learnts]) {
-      let j = 0;
-      for (let i = 0; i < list.length; i++) {
-        if ((i & (PASS_STEP - 1)) === PASS_STEP - 1) yield;
-        const cr = list[i]!;
-        const end = cr + HEADER + mem[cr]!;
-        literals += mem[cr]!;
-        let k = cr + HEADER;
-        while (k < end && vals[mem[k]!] !== TRUE) k++;
-        if (k < end) {
-          s.arena.markDeleted(cr);
-          removed++;
-        } else list[j++] = cr;
+      let kept = 0;
+      // In plain loops of PASS_STEP clauses: the generator only pauses between them.
+      for (let from = 0; from < list.length; from += PASS_STEP) {
+        if (from > 0) yield;
+        kept = this.dropSatisfied(list, from, Math.min(list.length, from + PASS_STEP), kept);
       }
-      list.length = j;
+      list.length = kept;
     }
+    const literals = this.scanned;
+    const removed = this.removed;
     this.nextSimplify = s.stats.propagations + literals;
     if (removed === 0) return;
     s.stats.satisfiedRemoved += removed;
     // Level-0 literals never take part in analysis, so their reasons may go.
     for (let i = 0; i < s.trailSize; i++) s.reason[varOf(s.trail[i]!)] = NO_REASON;
     yield* this.collectGarbage();
+  }
+
+  /** Literals read and clauses removed by the removal of satisfied clauses under way. */
+  private scanned = 0;
+  private removed = 0;
+
+  /** Drops the satisfied clauses of list[from, to), moving the others down to list[kept ...]; returns the new `kept`. */
+  private dropSatisfied(list: number[], from: number, to: number, kept: number): number {
+    const s = this.s;
+    const mem = s.arena.mem;
+    const vals = s.vals;
+    for (let i = from; i < to; i++) {
+      const cr = list[i]!;
+      const end = cr + HEADER + mem[cr]!;
+      this.scanned += mem[cr]!;
+      let k = cr + HEADER;
+      while (k < end && vals[mem[k]!] !== TRUE) k++;
+      if (k < end) {
+        s.arena.markDeleted(cr);
+        this.removed++;
+      } else list[kept++] = cr;
+    }
+    return kept;
   }
 
   /** Compacts the arena, remaps reasons and rebuilds every watch list (watches are the first two literals). */
@@ -155,9 +171,10 @@ export class ClauseDatabase {
     s.watches.clear();
     s.binaries.clear();
     for (const list of [s.clauses, s.learnts])
-      for (let i = 0; i < list.length; i++) {
-        if ((i & (PASS_STEP - 1)) === PASS_STEP - 1) yield;
-        s.attach(list[i]!);
+      for (let from = 0; from < list.length; from += PASS_STEP) {
+        if (from > 0) yield;
+        const to = Math.min(list.length, from + PASS_STEP);
+        for (let i = from; i < to; i++) s.attach(list[i]!);
       }
   }
 }
