@@ -19,6 +19,9 @@ function workspace(definition: string, name = 'bench.yaml'): { d: string; file: 
   return { d, file };
 }
 
+/** A puzzle for a run whose definition names none and fails before solving: the default corpus would be read first, which took most of such a run's time. */
+const ONE = 'test/fixtures/harness/tiny.json#1';
+
 const rowsOf = (file: string) => parseCsv(readFileSync(file, 'utf8')).records.sort((a, b) => Number(a.task) - Number(b.task));
 
 describe('run --config', () => {
@@ -104,7 +107,7 @@ repeat: 2
         continue;
       }
       const out = join(d, 'run.csv');
-      const r = runCli('run', '--config', file, '--out', out, '--quiet');
+      const r = runCli('run', ONE, '--config', file, '--out', out, '--quiet');
       expect(r.code, text).toBe(2);
       expect(r.err.split('\n')[0], text).toContain(`bench.yaml${message}`);
       if (message.includes('YAML') || message.includes('key must')) expect(r.err.trimEnd().split('\n'), text).toHaveLength(1);
@@ -114,12 +117,12 @@ repeat: 2
 
   it('blames a bad --param value on the command line, not on the definition it is given with', () => {
     const { d, file } = workspace('configurations:\n  - strategy: backtrack\n');
-    const r = runCli('run', '--config', file, '--param', 'probing=maybe', '--out', join(d, 'run.csv'), '--quiet');
+    const r = runCli('run', ONE, '--config', file, '--param', 'probing=maybe', '--out', join(d, 'run.csv'), '--quiet');
     expect(r.code).toBe(2);
     expect(r.err.trimEnd().split('\n')).toEqual(['nonobench: backtrack: param probing must be true/false, 1/0 or on/off, got "maybe"', '(see nonobench run --help)']);
     // Also where the configuration sets that param itself (its value would win, but the bad one is still refused).
     const own = workspace('configurations:\n  - { strategy: backtrack, params: { probing: true } }\n');
-    const again = runCli('run', '--config', own.file, '--param', 'probing=maybe', '--out', join(own.d, 'run.csv'), '--quiet');
+    const again = runCli('run', ONE, '--config', own.file, '--param', 'probing=maybe', '--out', join(own.d, 'run.csv'), '--quiet');
     expect(again.code).toBe(2);
     expect(again.err.split('\n')[0]).toBe('nonobench: backtrack: param probing must be true/false, 1/0 or on/off, got "maybe"');
   });
@@ -127,11 +130,11 @@ repeat: 2
   it("blames a plugin's bad param on the side that gave it, beside a good one from the other side", () => {
     const plugin = resolve('test/fixtures/harness/declared-params.mjs');
     const { d, file } = workspace(`configurations:\n  - strategy: overlap\n  - { module: ${plugin}, params: { tries: 99 } }\n`);
-    const fileBad = runCli('run', '--config', file, '--param', 'loud=true', '--out', join(d, 'a.csv'), '--quiet');
+    const fileBad = runCli('run', ONE, '--config', file, '--param', 'loud=true', '--out', join(d, 'a.csv'), '--quiet');
     expect(fileBad.code).toBe(2);
     expect(fileBad.err.split('\n')[0]).toMatch(/bench\.yaml:3: declared: param tries must be a whole number from 1 to 9, got 99/);
     const cli = workspace(`configurations:\n  - { module: ${plugin}, params: { tries: 2 } }\n`);
-    const cliBad = runCli('run', '--config', cli.file, '--param', 'loud=maybe', '--out', join(cli.d, 'b.csv'), '--quiet');
+    const cliBad = runCli('run', ONE, '--config', cli.file, '--param', 'loud=maybe', '--out', join(cli.d, 'b.csv'), '--quiet');
     expect(cliBad.code).toBe(2);
     expect(cliBad.err.split('\n')[0]).toBe('nonobench: declared: param loud must be true/false, 1/0 or on/off, got "maybe"');
   });
