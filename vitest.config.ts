@@ -51,8 +51,8 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'isolated', include: MOCKING } },
-      // The rest share a worker process from file to file: loading vitest and the modules under test
-      // again for every file cost about a third of a second of CPU each.
+      // The rest share a worker process from file to file, rather than loading vitest and the modules
+      // under test again for every file (see README on the suite's time).
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKING, isolate: false } },
     ],
   },

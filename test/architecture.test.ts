@@ -112,6 +112,14 @@ describe('the layout', () => {
     expect([...packages].filter((p) => ['vega', 'vega-lite', 'yaml', 'zod'].includes(p))).toEqual([]);
   });
 
+  it('every test file that replaces modules (vi.mock) is one vitest.config.ts runs in a process of its own', () => {
+    // The other files share their worker process: a module they loaded first would not be replaced.
+    const config = readFileSync('vitest.config.ts', 'utf8');
+    const mocking = sourceFiles('test').filter((file) => file.endsWith('.test.ts') && /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')));
+    expect(mocking.length).toBeGreaterThan(0);
+    for (const file of mocking) expect(config, file).toContain(`'${file}'`);
+  });
+
   it('every folder of code says what it owns in a README', () => {
     const folders = [...new Set(FILES.map((f) => posix.dirname(f)))].filter((d) => !d.startsWith('harness/cli/'));
     expect(folders.filter((d) => !statSync(join(d, 'README.md'), { throwIfNoEntry: false }))).toEqual([]);
