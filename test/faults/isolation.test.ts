@@ -30,14 +30,14 @@ function run(...args: string[]) {
 
 describe('memory is charged to the task that holds it', () => {
   it('a hog that polls is stopped by its own thread; the bystanders beside and after it are not', () => {
-    const r = run(`${TINY}#1-4`, '--strategies', `${SLOW},${FAULTS}/hog-polling.mjs`, '--param', 'waitMs=300', '--memory', '64', '--workers', '2');
+    const r = run(`${TINY}#1-4`, '--strategies', `${SLOW},${FAULTS}/hog-polling.mjs`, '--param', 'waitMs=300', '--param', 'sleep=1', '--memory', '64', '--workers', '2');
     expect(r.statuses('hog-polling')).toEqual(['memory', 'memory', 'memory', 'memory']);
     expect(r.rows.find((row) => row.strategy === 'hog-polling')!.error).toMatch(/over its memory limit: the task held \d+ MiB in its thread, more than --memory 64/);
     for (const status of r.statuses('slow-goal')) expect(['unique', 'multiple']).toContain(status);
   });
 
   it('a hog that never polls is stopped by the watchdog, not the polling task beside it or the one after it', () => {
-    const r = run(`${TINY}#1-3`, '--strategies', `${SLOW},${FAULTS}/hog-silent.mjs`, '--param', 'waitMs=1500', '--memory', '64', '--workers', '2', '--timeout', '20');
+    const r = run(`${TINY}#1-3`, '--strategies', `${SLOW},${FAULTS}/hog-silent.mjs`, '--param', 'waitMs=1500', '--param', 'sleep=1', '--memory', '64', '--workers', '2', '--timeout', '20');
     expect(r.statuses('hog-silent')).toEqual(['memory', 'memory', 'memory']);
     expect(r.rows.find((row) => row.strategy === 'hog-silent')!.error).toMatch(/stopped by the memory watchdog/);
     for (const status of r.statuses('slow-goal')) expect(['unique', 'multiple']).toContain(status);
