@@ -58,12 +58,16 @@ describe('symmetry set-up and the stop check', () => {
 
   it('distinctSymmetries compares the maps cell by cell, with no string per map', () => {
     const join = vi.spyOn(Object.getPrototypeOf(Int32Array.prototype) as { join: () => string }, 'join');
-    const square = distinctSymmetries(clueSymmetries(ones(16)));
-    expect(square.map((s) => s.name)).toEqual(['mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90', 'rotate-270']);
-    // One row: the mirror and the rotation by 180 degrees are the same map, the flip is the identity.
-    const line = distinctSymmetries(clueSymmetries(makePuzzle([[1, 1]], [[1], [0], [1]])));
-    expect(line.map((s) => s.name)).toEqual(['mirror']);
-    expect(join).not.toHaveBeenCalled();
+    try {
+      const square = distinctSymmetries(clueSymmetries(ones(16)));
+      expect(square.map((s) => s.name)).toEqual(['mirror', 'flip', 'rotate-180', 'transpose', 'anti-transpose', 'rotate-90', 'rotate-270']);
+      // One row: the mirror and the rotation by 180 degrees are the same map, the flip is the identity.
+      const line = distinctSymmetries(clueSymmetries(makePuzzle([[1, 1]], [[1], [0], [1]])));
+      expect(line.map((s) => s.name)).toEqual(['mirror']);
+      expect(join).not.toHaveBeenCalled();
+    } finally {
+      join.mockRestore(); // the prototype is shared with the files that run after this one in its worker
+    }
   });
 
   it('VarHeap.insertAllInOrder builds the heap that inserting 0, 1, … one at a time does', () => {
