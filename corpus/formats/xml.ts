@@ -119,6 +119,32 @@ function readPuzzle(el: XmlElement, raw: RawPuzzle): RawPuzzle {
   return raw;
 }
 
+/** The code point of a one-character string; -1 (matching none) for any other. */
+const onlyCodePoint = (s: string) => (s !== '' && String.fromCodePoint(s.codePointAt(0)!) === s ? s.codePointAt(0)! : -1);
+
+/**
+ * A picture row in `1`/`0` (other characters kept, for the checks to name). Built in chunks, not a
+ * character at a time: a string grown by `+=` is a rope of a node per character, and a row of a few
+ * million cells (a 5 MB file) filled a 128 MiB heap.
+ */
+function goalCells(row: string, blackChar: string, whiteChar: string): string {
+  const black = onlyCodePoint(blackChar);
+  const white = onlyCodePoint(whiteChar);
+  const chunks: string[] = [];
+  const units: number[] = [];
+  for (let i = 0; i < row.length; ) {
+    const cp = row.codePointAt(i)!;
+    const size = cp > 0xffff ? 2 : 1;
+    if (cp === black || (cp !== white && (cp === 0x58 || cp === 0x23))) units.push(0x31); // X, #
+    else if (cp === white || cp === 0x2e) units.push(0x30); // .
+    else for (let k = i; k < i + size; k++) units.push(row.charCodeAt(k));
+    i += size;
+    if (units.length >= 8192) chunks.push(String.fromCharCode(...units.splice(0)));
+  }
+  chunks.push(String.fromCharCode(...units));
+  return chunks.join('');
+}
+
 /**
  * An `<image>`: one picture row per text line, between `|` marks. The characters the puzzle declares
  * come first; webpbn's `X` and `.`, and `#` for black, are read only when not declared otherwise.
@@ -130,14 +156,7 @@ function readImage(image: XmlElement, blackChar: string, whiteChar: string): Raw
     node.text.split('\n').forEach((part, offset) => {
       const s = part.trim();
       if (s === '') return;
-      let mapped = '';
-      for (const ch of s.replace(/^\|/, '').replace(/\|$/, '')) {
-        if (ch === blackChar) mapped += '1';
-        else if (ch === whiteChar) mapped += '0';
-        else if (ch === 'X' || ch === '#') mapped += '1';
-        else if (ch === '.') mapped += '0';
-        else mapped += ch;
-      }
+      const mapped = goalCells(s.replace(/^\|/, '').replace(/\|$/, ''), blackChar, whiteChar);
       rows.push({ text: mapped, line: node.line + offset });
     });
   }

@@ -62,3 +62,39 @@ describe('one clue of millions of numbers', () => {
     }
   });
 });
+
+describe('one value of millions of characters', () => {
+  // Each file is a few megabytes; read in an old space of 128 MiB, each ended in V8's out-of-memory abort, before:
+  // the JSON string and the XML picture row were grown a character at a time (a rope of a node per character),
+  // and check split a grid row into a value per character.
+  const run = (d: string, args: string[]) =>
+    spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), ...args], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+
+  it('is read in a small heap: a JSON string', () => {
+    const d = dir();
+    writeFileSync(join(d, 'long-title.json'), `{"title": "${'x'.repeat(8_000_000)}", "rows": [[1], [1]], "columns": [[1], [1]]}`);
+    const r = run(d, ['convert', 'long-title.json', 'out.non']);
+    expect([r.status, r.signal, r.stderr]).toEqual([0, null, '']);
+    expect(readFileSync(join(d, 'out.non'), 'utf8')).toContain(`title "${'x'.repeat(8_000_000)}"`);
+  });
+
+  it('is read in a small heap: an XML picture row', () => {
+    const d = dir();
+    writeFileSync(
+      join(d, 'long-goal.xml'),
+      `<puzzle><clues type="rows"><line><count>1</count></line></clues><clues type="columns"><line><count>1</count></line></clues><solution type="goal"><image>|${'X'.repeat(5_000_000)}|</image></solution></puzzle>`,
+    );
+    const r = run(d, ['convert', 'long-goal.xml', '-']);
+    expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'long-goal.xml:1: goal row 1 has 5000000 cells, expected 1\n']);
+  });
+
+  it('is read in a small heap: a grid row given to check', () => {
+    const d = dir();
+    writeFileSync(join(d, 'p.non'), 'width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n');
+    for (const [row, cells] of [['#'.repeat(20_000_000), 20_000_000], ['1\t'.repeat(5_000_000), 5_000_000]] as const) {
+      writeFileSync(join(d, 'long-row.txt'), `${row}\n.#\n`);
+      const r = run(d, ['check', 'p.non', 'long-row.txt']);
+      expect([r.status, r.signal, r.stderr]).toEqual([2, null, `long-row.txt:1: row 1 has ${cells} cells, expected 2\n`]);
+    }
+  });
+});

@@ -13,15 +13,43 @@ import { loadOptionsOf, maxSizeOption, nonEmpty } from '../options.js';
 const isSkipped = (trimmed: string) =>
   trimmed === '' || trimmed.startsWith('//') || trimmed.startsWith(';') || trimmed.startsWith('$');
 
+/**
+ * A row's cells: up to `width + 1` of them, and how many there are. A row far too long (a line of
+ * millions of characters) is counted, not split into a value per cell, which took gigabytes.
+ */
+interface RowCells {
+  cells: string[];
+  count: number;
+}
+
+/** Adds `cell` to `row`, keeping only the first `width + 1` (enough to tell a row of the wrong length). */
+function addCell(row: RowCells, cell: string, width: number): void {
+  if (row.count++ <= width) row.cells.push(cell);
+}
+
 /** A row written as separated values (`1<TAB>0<TAB>1`, `1 0 1`) rather than one character per cell. */
-function separatedTokens(line: string, width: number): string[] | null {
+function separatedTokens(line: string, width: number): RowCells | null {
   const trimmed = line.trim();
-  const tokens = trimmed.split(/[\t ]+/);
-  if (trimmed.includes('\t')) return tokens;
+  const row: RowCells = { cells: [], count: 0 };
+  for (const m of trimmed.matchAll(/[^\t ]+/g)) addCell(row, m[0], width);
+  if (trimmed === '') addCell(row, '', width); // as ''.split gives one empty token
+  if (trimmed.includes('\t')) return row;
   // Without tabs a space may also be an empty cell: take the separated reading only when it has
   // exactly `width` one-character tokens and the character reading does not fit.
-  if (tokens.length === width && tokens.every((t) => t.length === 1) && line.trimEnd().length !== width) return tokens;
+  if (row.count === width && row.cells.every((t) => t.length === 1) && line.trimEnd().length !== width) return row;
   return null;
+}
+
+/** A row of one character per cell; trailing blanks past the width are editor noise. */
+function characterCells(line: string, width: number): RowCells {
+  const row: RowCells = { cells: [], count: 0 };
+  let end = 0; // where the first `width` characters end
+  for (const ch of line) {
+    addCell(row, ch, width);
+    if (row.count <= width) end += ch.length;
+  }
+  if (row.count > width && line.slice(end).trim() === '') return { cells: row.cells.slice(0, width), count: width };
+  return row;
 }
 
 /**
@@ -50,14 +78,9 @@ export function parseGridFile(text: string, file: string, width: number, height:
       if (y === height) problems.add(file, lineNo, `more rows than the puzzle's ${height}`);
       return;
     }
-    let cells = separatedTokens(line, width);
-    if (!cells) {
-      // One character per cell; trailing blanks past the width are editor noise.
-      const chars = Array.from(line);
-      cells = chars.length > width && chars.slice(width).join('').trim() === '' ? chars.slice(0, width) : chars;
-    }
-    if (cells.length !== width) {
-      problems.add(file, lineNo, `row ${y + 1} has ${cells.length} cells, expected ${width}`);
+    const { cells, count } = separatedTokens(line, width) ?? characterCells(line, width);
+    if (count !== width) {
+      problems.add(file, lineNo, `row ${y + 1} has ${count} cells, expected ${width}`);
       return;
     }
     for (let x = 0; x < width; x++) {
