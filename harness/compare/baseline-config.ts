@@ -3,6 +3,7 @@ import { clip, InputError } from '../../corpus/errors.js';
 import type { Params } from '../../solvers/api/params.js';
 import type { RunColumn } from '../results/row.js';
 import { MAX_WARMUP } from '../config/limits.js';
+import { MAX_TASKS } from '../run/tasks.js';
 import { asTable, NEEDED_COLUMNS, taskOrder, type RunCsv, type RunTable } from './table.js';
 
 /**
@@ -155,18 +156,28 @@ export function baselineConfig(csv: RunCsv | RunTable, cores = availableParallel
   if (empty) throw new InputError(t.file, t.lines[empty.row]!, 'column puzzle_path: empty or not a path, so its puzzle cannot be found again');
   const rep = t.num('rep');
   let repeat = 0;
+  let repeatRow = 0;
   for (let i = 0; i < t.size; i++) {
     if (!rep || Number.isNaN(rep[i]!)) throw new InputError(t.file, t.lines[i]!, 'column rep: empty, but a baseline says which repetition each row is');
-    repeat = Math.max(repeat, rep[i]!);
+    if (rep[i]! > repeat) [repeat, repeatRow] = [rep[i]!, i];
   }
   const timeout = single(o, 'timeout_s');
   const maxSolutions = single(o, 'max_solutions');
   if (!maxSolutions) throw new InputError(t.file, 1, 'not a run CSV (no max_solutions column)');
+  const configurations = recordedConfigurations(o);
+  // The rerun's task list is built whole: a forged repetition number must not ask for billions of tasks.
+  const tasks = paths.length * configurations.length * repeat;
+  if (tasks > MAX_TASKS)
+    throw new InputError(
+      t.file,
+      t.lines[repeatRow]!,
+      `column rep: ${repeat} repetitions of ${paths.length} puzzles × ${configurations.length} configurations would be ${tasks.toLocaleString('en-US')} tasks to rerun, more than the limit of ${MAX_TASKS.toLocaleString('en-US')}`,
+    );
   const config: BaselineConfig = {
     paths: paths.map((p) => p.text),
     pathLines: paths.map((p) => t.lines[p.row]!),
     strategies: distinct(o, 'strategy').map((s) => s.text),
-    configurations: recordedConfigurations(o),
+    configurations,
     repeat,
     timeoutS: timeout === undefined || timeout.text === '' ? 0 : checked(t, 'timeout_s', timeout.row, { whole: false, min: 0 }),
     maxSolutions: checked(t, 'max_solutions', maxSolutions.row, { whole: true, min: 1 }),

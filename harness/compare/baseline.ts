@@ -177,6 +177,8 @@ async function rerunAndCompare(
   });
   // A CSV that could not take even the first row is no run to read: the rerun failed, and says why.
   if (run.stopped && run.tasksRun === 0) return { config, run, exitCode: 1 };
+  // No puzzle of the baseline could be loaded (each said why): there is no rerun to compare.
+  if (run.tasksRun === 0 && run.loadErrors > 0) return { config, run, exitCode: 2 };
   const comparison = withAdvisoryTime(compareRuns(baseline, loadRunTable(run.out), options.compare));
   // A rerun stopped by its CSV (a full disk) holds only part of the tasks: no pass on them.
   const exitCode = comparison.exitCode === 1 || run.stopped ? 1 : run.loadErrors > 0 ? 2 : 0;

@@ -130,6 +130,25 @@ describe('a baseline is held to the bounds of the options it stands for', () => 
     expect(() => baselineConfig(loadRunTable(file))).toThrow(`${file}:8: column workers takes several values (2, 3): not one run configuration`);
   });
 
+  it('a repetition number that would make more tasks than a run takes is reported at its row, not as a usage error', () => {
+    const file = changed(3, { rep: '1000000000' });
+    const message = `${file}:5: column rep: 1000000000 repetitions of`;
+    expect(() => baselineConfig(loadRunTable(file))).toThrow(message);
+    const r = runCli('bench-check', '--baseline', file, '--run-out', join(tmp(), 'rerun.csv'), '-q');
+    expect([r.code, r.err]).toEqual([2, expect.stringMatching(/tasks to rerun, more than the limit of 5,000,000\n$/)]);
+    expect(r.err.startsWith(message)).toBe(true);
+    expect(r.err.split('\n')).toHaveLength(2);
+  });
+
+  it('a baseline none of whose puzzles loads is their lines and exit 2, with no knock-on error about the rerun', () => {
+    const notPuzzle = join(tmp(), 'not-a-puzzle.non');
+    writeFileSync(notPuzzle, 'width 5\0\n');
+    const file = everywhere({ puzzle_path: notPuzzle });
+    const rerun = join(tmp(), 'rerun.csv');
+    const r = runCli('bench-check', '--baseline', file, '--run-out', rerun, '-q');
+    expect([r.code, r.err]).toEqual([2, `${notPuzzle}:1: not a text file (binary data)\n`]);
+  });
+
   it('a sound baseline still reads', () => {
     const file = everywhere({});
     expect(baselineConfig(loadRunTable(file))).toMatchObject({ workers: 2, warmup: 0, memoryMb: 256, maxSolutions: 2, timeoutS: 10, repeat: 5 });

@@ -74,6 +74,11 @@ export function registerBenchCheck(program: Command): void {
         return;
       }
       const check = await benchCheck(options);
+      // No puzzle could be loaded: each one's line said why, and there was no rerun.
+      if (!check.comparison && !check.run.stopped) {
+        process.exitCode = check.exitCode;
+        return;
+      }
       process.stderr.write(`${check.run.tasksRun} tasks rerun into ${check.run.out}\n`);
       if (!check.comparison) {
         process.stderr.write(`bench-check: the rerun stopped before its first row, so there is nothing to compare: ${check.run.stopped}\n`);
