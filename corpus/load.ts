@@ -2,6 +2,7 @@ import { noteInputFile } from './input-files.js';
 import { checkHeap, CorpusTooLarge } from './heap-guard.js';
 import { withDefaultStopSignals } from './stop-signals.js';
 import { appendAll } from './append.js';
+import { constants } from 'node:buffer';
 import { existsSync, openSync, readdirSync, readFileSync, readSync, closeSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { cannotRead, clip, InputError, InputErrors, moreProblems, ProblemLog, unreadableReason } from './errors.js';
@@ -153,6 +154,15 @@ export function listPuzzleFiles(dir: string, problems?: InputError[]): string[] 
 }
 
 /**
+ * The longest text V8 holds in one string: decoding a larger file aborts the whole process (Node's
+ * TextDecoder cannot return the string), so it is refused before it is read.
+ */
+const MAX_TEXT_BYTES = constants.MAX_STRING_LENGTH;
+
+const tooLarge = (shown: string, bytes: number) =>
+  new InputError(shown, 0, `cannot read the file (${bytes.toLocaleString('en-US')} bytes, more than the ${MAX_TEXT_BYTES.toLocaleString('en-US')} a text file may have)`);
+
+/**
  * A file's text, decoded by decodeText. A named pipe is read (as `<(command)` gives one); a socket
  * or device is refused, as reading it may never end. Folder walks skip pipes too (listPuzzleFiles).
  * Every other text input (grids, models, definitions) is read this way too.
@@ -162,12 +172,14 @@ export function readText(path: string, shown = path): string {
   try {
     const stats = statSync(path);
     if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new InputError(shown, 0, 'cannot read the file (not a regular file or pipe)');
+    if (stats.size > MAX_TEXT_BYTES) throw tooLarge(shown, stats.size);
     bytes = stats.isFIFO() ? withDefaultStopSignals(() => readFileSync(path)) : readFileSync(path);
     noteInputFile(stats);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw cannotRead(shown, err);
   }
+  if (bytes.length > MAX_TEXT_BYTES) throw tooLarge(shown, bytes.length);
   const text = decodeText(bytes);
   if (text === undefined) throw new InputError(shown, 1, 'not a text file (binary data)');
   return text;

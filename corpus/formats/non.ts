@@ -88,7 +88,7 @@ function members(lines: string[]): Member[] {
  * the members `wanted` names, when given, keep their problems (see problemBudgets).
  */
 export function readNon(text: string, file: string, wanted?: WantedPuzzles): RawPuzzle[] {
-  const lines = splitLines(text);
+  const lines = splitLines(text, file);
   const parts = members(lines);
   const budget = problemBudgets(wanted);
   return parts.map((m, k) => {

@@ -1,8 +1,12 @@
+import { checkLineCount } from '../heap-guard.js';
+
 /**
  * The lines of a text file as users number them: a byte-order mark is dropped, CRLF and LF both end a
- * line, and the newline that ends the last line does not start an extra empty one.
+ * line, and the newline that ends the last line does not start an extra empty one. A text of more
+ * lines than memory holds is refused (checkLineCount).
  */
-export function splitLines(text: string): string[] {
+export function splitLines(text: string, file: string): string[] {
+  checkLineCount(text, file);
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = body.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

@@ -9,11 +9,13 @@ import {
   problemBudgets,
   splitClueText,
   type LoadOptions,
+  type RawClueLine,
   type RawGoal,
   type RawPuzzle,
   type WantedPuzzles,
 } from '../validate.js';
 import { splitLines } from './text.js';
+import { checkHeap } from '../heap-guard.js';
 
 /**
  * The computer-tournament text format (TAAI, TCGA, ICGA): many square puzzles per file, each a line `$N`,
@@ -56,7 +58,7 @@ function sections(text: string, file: string): { lines: string[]; found: (Sectio
   const first = new Map<string, number>();
   const repeats = new Map<string, Repeats>();
   let current: Section | null = null;
-  const lines = splitLines(text);
+  const lines = splitLines(text, file);
   lines.forEach((raw, i) => {
     const m = MARKER.exec(raw.trim());
     if (m) {
@@ -129,8 +131,16 @@ export function readTournament(text: string, file: string, solutions?: { text: s
       raw.fatal = true;
       return raw;
     }
-    // Clue line i (0-based index into the file's lines) is line i + 1.
-    const clueLines = (from: number, to: number) => lines.slice(from, to).map((text, j) => splitClueText(text, from + j + 1));
+    // Clue line i (0-based index into the file's lines) is line i + 1. Each is an object: a puzzle of
+    // millions of (blank) clue lines must end with one line, not V8's out-of-memory abort.
+    const clueLines = (from: number, to: number) => {
+      const read: RawClueLine[] = [];
+      for (let i = from; i < to; i++) {
+        checkHeap(file, i + 1);
+        read.push(splitClueText(lines[i]!, i + 1));
+      }
+      return read;
+    };
     const n = count / 2;
     raw.columns = { line: sec.line, lines: clueLines(sec.line, sec.line + n) };
     raw.rows = { line: sec.line, lines: clueLines(sec.line + n, end) };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
@@ -96,5 +96,70 @@ describe('one value of millions of characters', () => {
       const r = run(d, ['check', 'p.non', 'long-row.txt']);
       expect([r.status, r.signal, r.stderr]).toEqual([2, null, `long-row.txt:1: row 1 has ${cells} cells, expected 2\n`]);
     }
+  });
+});
+
+describe('a file of more lines than memory holds', () => {
+  // Ten million short lines (20 to 50 MB) in an old space of 128 MiB: V8's out-of-memory abort, before, inside the
+  // split into lines (past 134 million lines with any heap, V8's array limit) or while reading them.
+  const run = (d: string, args: string[]) =>
+    spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), ...args], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+  const N = 10_000_000;
+  const refused = (file: string) =>
+    new RegExp(`^${file.replace('.', '\\.')}:0: 10,000,00\\d lines that are not empty, more than memory holds \\(the heap's limit is \\d+ MiB here\\)[^\\n]*\\n$`);
+  const OK = 'width 1\nheight 1\nrows\n1\ncolumns\n1\n';
+
+  it('is one line at the file, and the other files of the run go on (.non comments, .nonpack dividers)', () => {
+    const d = dir();
+    writeFileSync(join(d, 'comments.non'), `width 1\nheight 1\n${'#\n'.repeat(N)}rows\n1\ncolumns\n1\n`);
+    writeFileSync(join(d, 'dividers.nonpack'), '====\n'.repeat(N));
+    writeFileSync(join(d, 'ok.non'), OK);
+    for (const file of ['comments.non', 'dividers.nonpack']) {
+      const r = run(d, ['run', file, 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv']);
+      expect([r.status, r.signal], file).toEqual([2, null]);
+      expect(r.stderr, file).toMatch(refused(file));
+      expect(readFileSync(join(d, 'run.csv'), 'utf8')).toMatch(/,ok\.non,/);
+    }
+  });
+
+  it('is one line at the file for a grid given to check and a model given to cnf --decode', () => {
+    const d = dir();
+    writeFileSync(join(d, 'ok.non'), OK);
+    writeFileSync(join(d, 'grid.txt'), `#\n${'####\n'.repeat(N)}`);
+    writeFileSync(join(d, 'model.txt'), `s SATISFIABLE\n${'c\n'.repeat(N)}v 1 0\n`);
+    for (const [args, file] of [[['check', 'ok.non', 'grid.txt'], 'grid.txt'], [['cnf', 'ok.non', '--decode', 'model.txt'], 'model.txt']] as const) {
+      const r = run(d, [...args]);
+      expect([r.status, r.signal], file).toEqual([2, null]);
+      expect(r.stderr, file).toMatch(refused(file));
+    }
+  });
+
+  it('ends the load at its line for a tournament puzzle of millions of blank clue lines', () => {
+    const d = dir();
+    writeFileSync(join(d, 'tall.txt'), `$1\n1\n${'\n'.repeat(N)}1\n`);
+    const r = run(d, ['convert', 'tall.txt', 'out.json']);
+    expect([r.status, r.signal]).toEqual([2, null]);
+    expect(r.stderr).toMatch(/^tall\.txt:\d+: more puzzles than memory holds \(the heap is \d+% of its \d+ MiB limit here\)[^\n]*\n$/);
+  });
+
+  it('still reads ten million empty lines, which share one string', () => {
+    const d = dir();
+    writeFileSync(join(d, 'blank.non'), `width 1\nheight 1\n${'\n'.repeat(N)}rows\n1\ncolumns\n1\n`);
+    const r = run(d, ['convert', 'blank.non', 'out.json']);
+    expect([r.status, r.signal, r.stderr]).toEqual([0, null, '']);
+  });
+});
+
+describe('a file larger than a string can be', () => {
+  it('is one line at the file, not V8 aborting the process as it decodes it, and the run goes on', () => {
+    const d = dir();
+    // Sparse: 600 MiB of zeros that take no disk. Read and decoded as text, before, it aborted the process.
+    const big = join(d, 'big.non');
+    writeFileSync(big, '');
+    truncateSync(big, 600 * 2 ** 20);
+    writeFileSync(join(d, 'ok.non'), 'width 1\nheight 1\nrows\n1\ncolumns\n1\n');
+    const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'big.non', 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+    expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'big.non:0: cannot read the file (629,145,600 bytes, more than the 536,870,888 a text file may have)\n']);
+    expect(readFileSync(join(d, 'run.csv'), 'utf8')).toMatch(/,ok\.non,/);
   });
 });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { clip, ProblemLog } from '../../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
 import { withoutBom } from '../../../corpus/formats/text.js';
+import { checkLineCount } from '../../../corpus/heap-guard.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Grid } from '../../../corpus/model.js';
 import { renderSvg } from '../../../corpus/render.js';
@@ -65,6 +66,7 @@ export function parseGridFile(text: string, file: string, width: number, height:
   // At most MAX_FILE_PROBLEMS lines, then a count of the rest, as for puzzle files: a grid of hundreds of bad rows is not hundreds of lines.
   const problems = new ProblemLog();
   const body = withoutBom(text); // some editors write one; it is no cell
+  checkLineCount(body, file);
   const lines = body.split('\n');
   let rows = 0;
   lines.forEach((raw, i) => {

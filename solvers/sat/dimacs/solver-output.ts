@@ -1,4 +1,5 @@
 import { clip, InputError } from '../../../corpus/errors.js';
+import { checkLineCount } from '../../../corpus/heap-guard.js';
 
 /** What an external SAT solver reported. */
 export interface SolverAnswer {
@@ -26,6 +27,7 @@ const STATUS = new Map<string, SolverAnswer['status']>([
  * InputError with the 1-based line.
  */
 export function parseSolverOutput(text: string, numVars: number, file = '<model>'): SolverAnswer {
+  checkLineCount(text, file);
   const lines = text.split(/\r?\n/);
   const fail = (line: number, detail: string): never => {
     throw new InputError(file, line, detail);
