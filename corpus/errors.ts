@@ -142,3 +142,17 @@ export function unreadableReason(err: unknown): string {
 
 /** The one-line error for an input file that cannot be read. */
 export const cannotRead = (file: string, err: unknown) => new InputError(file, 0, `cannot read the file (${unreadableReason(err)})`);
+
+/**
+ * Runs `build`, which allocates for a puzzle of `width` × `height` cells: V8's refusal of an array
+ * that long (a size raised with --max-size) becomes one line at the puzzle's file, not a message
+ * naming no file.
+ */
+export function withinMemory<T>(file: string, width: number, height: number, build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new InputError(file, 0, `its ${width}x${height} grid is more than memory holds (${err.message})`);
+  }
+}

@@ -77,3 +77,16 @@ describe('nonobench check', () => {
     expect(run('check', DANCER, join(dir, 'missing.txt')).code).toBe(2);
   });
 });
+
+describe('a puzzle of more cells than an array can hold (--max-size raised)', () => {
+  it('is one line at the puzzle file in check and cnf, which named no file before', () => {
+    const n = 100_000;
+    const puzzle = file('huge.non', `width ${n}\nheight ${n}\nrows\n${'0\n'.repeat(n)}columns\n${'0\n'.repeat(n)}`);
+    const grid = file('tiny-grid.txt', '#\n');
+    const line = (cells: number) => `${puzzle}:0: its ${n}x${n} grid is more than memory holds (Invalid typed array length: ${cells})\n`;
+    for (const [args, cells] of [[['check', puzzle, grid], n * n], [['cnf', puzzle, '--out', join(dir, 'huge.cnf')], n * n + 1]] as const) {
+      const r = run(...args, '--max-size', String(n));
+      expect([r.code, r.err], args[0]).toEqual([2, line(cells)]);
+    }
+  });
+});

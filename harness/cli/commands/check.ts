@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { clip, ProblemLog } from '../../../corpus/errors.js';
+import { clip, ProblemLog, withinMemory } from '../../../corpus/errors.js';
 import { cellOfChar, describeViolation, verifyGrid } from '../../../corpus/grid.js';
 import { withoutBom } from '../../../corpus/formats/text.js';
 import { checkLineCount } from '../../../corpus/heap-guard.js';
@@ -112,7 +112,8 @@ export function registerCheck(program: Command): void {
     .addOption(maxSizeOption())
     .action((puzzlePath: string, gridPath: string, opts: { svg?: string; maxSize?: number }) => {
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
-      const grid = parseGridFile(readInput(gridPath), gridPath, puzzle.width, puzzle.height);
+      const text = readInput(gridPath);
+      const grid = withinMemory(puzzle.meta.source ?? puzzlePath, puzzle.width, puzzle.height, () => parseGridFile(text, gridPath, puzzle.width, puzzle.height));
       if (opts.svg !== undefined) writeOutputFile(opts.svg, renderSvg(grid, puzzle.width, puzzle.height, { puzzle }));
       const violations = verifyGrid(puzzle, grid);
       if (violations.length === 0) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError, oneLineText } from '../../../corpus/errors.js';
+import { InputError, oneLineText, withinMemory } from '../../../corpus/errors.js';
 import { describeViolation, gridToRows, verifyGrid } from '../../../corpus/grid.js';
 import { loadPuzzle } from '../../../corpus/load.js';
 import type { Puzzle } from '../../../corpus/model.js';
@@ -85,7 +85,7 @@ export function registerCnf(program: Command): void {
       }
       const puzzle = loadPuzzle(puzzlePath, loadOptionsOf(opts));
       // Flat clauses, never an array per clause: the CNF of a large puzzle has tens of millions of them.
-      const cnf = encodeNonogramFlat(puzzle, { encoding })!;
+      const cnf = withinMemory(puzzle.meta.source ?? puzzlePath, puzzle.width, puzzle.height, () => encodeNonogramFlat(puzzle, { encoding })!);
       if (opts.decode !== undefined) {
         decodeModelFile(puzzle, cnf, encoding, opts.decode);
         return;
