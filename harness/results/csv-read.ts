@@ -362,6 +362,8 @@ function scan(source: Source, visit: (row: CsvRow) => void, header?: CsvScanOpti
     if (width < 0) {
       width = record.length;
       result.columns = record;
+      // No header name holds a NUL: binary data (which may hold CRs too, read as the Mac case below).
+      if (record.some((c) => c.includes('\0'))) throw new CsvSyntaxError(1, 'not a text file (binary data)');
       // A CR inside a header name: the lines end in CR alone (as older Mac programs save CSV), read as one line.
       if (record.some((c) => c.includes('\r')))
         throw new CsvSyntaxError(1, 'its lines end in CR alone (as older Mac programs save CSV): save it with LF or CRLF line ends');

@@ -107,6 +107,18 @@ describe('a malformed record in the middle is FILE:LINE, for every reader', () =
       expect([r.code, r.err]).toEqual([2, expect.stringContaining(message)]);
     }
   });
+
+  it('binary data given as a run CSV: one line saying so, not that its lines end in CR alone', () => {
+    // The head of a zip file: a NUL and a lone CR in its first line.
+    const file = join(tmp(), 'binary.csv');
+    writeFileSync(file, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x0d, 0x00, 0x08, 0x00, 0x0a, 0x00, 0x2c, 0x0d]));
+    const message = `${file}:1: not a text file (binary data)`;
+    expect(() => readCsvInput(file)).toThrow(message);
+    for (const args of [['report', file], ['compare', file, 'test/fixtures/csv/base.csv'], ['merge', join(tmp(), 'm.csv'), file], ['history', file]]) {
+      const r = runCli(...args);
+      expect([r.code, r.err.split('\n')[0]]).toEqual([2, expect.stringContaining(message)]);
+    }
+  });
 });
 
 describe('the torn last record of a killed run is dropped silently', () => {
