@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Finding and killing the processes of one external solver call (its task), and removing its
@@ -39,12 +39,16 @@ function processesWhere(except: number, keep: (pgrp: number, environ: () => stri
 
 const markOf = (token: string) => `${TASK_TOKEN_VARIABLE}=${token}\0`;
 
-/** The real paths of `dirs` that still exist. */
+/**
+ * The real paths of `dirs` that are still folders. Only a folder's parent is resolved: the folder
+ * itself, the task's to change, may have become a link to anywhere (its processes' folder, a
+ * user's home), and is then no folder of the task's.
+ */
 function realDirs(dirs: readonly string[]): string[] {
   const real: string[] = [];
   for (const dir of dirs) {
     try {
-      real.push(realpathSync(dir));
+      if (lstatSync(dir).isDirectory()) real.push(join(realpathSync(dirname(dir)), basename(dir)));
     } catch {
       // Removed already.
     }
