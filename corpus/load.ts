@@ -174,9 +174,10 @@ export function readText(path: string, shown = path): string {
   try {
     const stats = statSync(path);
     if (!stats.isFile() && !stats.isDirectory() && !stats.isFIFO()) throw new InputError(shown, 0, 'cannot read the file (not a regular file or pipe)');
+    // An input even when refused unread: no output may take its place.
+    noteInputFile(stats);
     if (stats.size > MAX_TEXT_BYTES) throw tooLarge(shown, stats.size);
     bytes = stats.isFIFO() ? withDefaultStopSignals(() => readFileSync(path)) : readFileSync(path);
-    noteInputFile(stats);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw cannotRead(shown, err);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../harness/results/csv.js';
@@ -161,5 +161,16 @@ describe('a file larger than a string can be', () => {
     const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'big.non', 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
     expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'big.non:0: cannot read the file (629,145,600 bytes, more than the 536,870,888 a text file may have)\n']);
     expect(readFileSync(join(d, 'run.csv'), 'utf8')).toMatch(/,ok\.non,/);
+  });
+
+  it('is still an input file, never overwritten by the run that refused it', () => {
+    const d = dir();
+    const big = join(d, 'big.non');
+    writeFileSync(big, '');
+    truncateSync(big, 600 * 2 ** 20);
+    writeFileSync(join(d, 'ok.non'), 'width 1\nheight 1\nrows\n1\ncolumns\n1\n');
+    const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'big.non', 'ok.non', '-s', 'overlap', '--quiet', '--out', 'big.non'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).toBe(2);
+    expect(statSync(big).size).toBe(600 * 2 ** 20);
   });
 });
