@@ -45,7 +45,7 @@ export function readJson(source: string, file: string): JsonNode {
   const readString = (): string => {
     // pos is at the opening quote. Runs of plain characters are taken whole and the pieces joined at
     // the end: a string grown a character at a time is a rope of a node per character, and one
-    // value of millions of characters filled the heap.
+    // value of millions of characters would fill the heap.
     const parts: string[] = [];
     pos++;
     for (;;) {

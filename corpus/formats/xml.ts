@@ -124,8 +124,8 @@ const onlyCodePoint = (s: string) => (s !== '' && String.fromCodePoint(s.codePoi
 
 /**
  * A picture row in `1`/`0` (other characters kept, for the checks to name). Built in chunks, not a
- * character at a time: a string grown by `+=` is a rope of a node per character, and a row of a few
- * million cells (a 5 MB file) filled a 128 MiB heap.
+ * character at a time: a string grown by `+=` is a rope of a node per character, and a row of
+ * millions of cells would fill a small heap.
  */
 function goalCells(row: string, blackChar: string, whiteChar: string): string {
   const black = onlyCodePoint(blackChar);

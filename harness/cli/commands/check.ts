@@ -16,7 +16,7 @@ const isSkipped = (trimmed: string) =>
 
 /**
  * A row's cells: up to `width + 1` of them, and how many there are. A row far too long (a line of
- * millions of characters) is counted, not split into a value per cell, which took gigabytes.
+ * millions of characters) is counted, not split into a value per cell, which would take gigabytes.
  */
 interface RowCells {
   cells: string[];
