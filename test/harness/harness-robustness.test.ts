@@ -172,7 +172,8 @@ describe('run --resume', () => {
     const dir = tmp();
     const cases: [string, string, RegExp][] = [
       ['foreign.csv', 'name,size\na,1\n', /^\S*foreign\.csv:1: cannot resume: not a run CSV \(its header is not the run columns\)$/],
-      ['bytes.csv', '\u0001\u00ff\u0000garbage\u0007,,\n', /^\S*bytes\.csv:1: cannot resume: not a run CSV/],
+      ['bytes.csv', '\u0001\u00ff\u0000garbage\u0007,,\n', /^\S*bytes\.csv:1: cannot resume: not a text file \(binary data\)$/],
+      ['controls.csv', '\u0001\u00ffgarbage\u0007,,\n', /^\S*controls\.csv:1: cannot resume: not a run CSV/],
       // A quote torn in a data row is a killed writer's (it is dropped); one in the header is not.
       ['quote.csv', `"${RUN_COLUMNS.join(',')}\n`, /^\S*quote\.csv:1: cannot resume: not a CSV \(Quote Not Closed/],
     ];
