@@ -151,24 +151,26 @@ describe('a file of more lines than memory holds', () => {
 });
 
 describe('a file larger than a string can be', () => {
-  it('is one line at the file, not V8 aborting the process as it decodes it, and the run goes on', () => {
+  /** A folder with big.non, 600 MiB of zeros that take no disk (sparse), and ok.non, a 1×1 puzzle. */
+  const bigAndOk = () => {
     const d = dir();
-    // Sparse: 600 MiB of zeros that take no disk. Read and decoded as text, before, it aborted the process.
-    const big = join(d, 'big.non');
-    writeFileSync(big, '');
-    truncateSync(big, 600 * 2 ** 20);
+    writeFileSync(join(d, 'big.non'), '');
+    truncateSync(join(d, 'big.non'), 600 * 2 ** 20);
     writeFileSync(join(d, 'ok.non'), 'width 1\nheight 1\nrows\n1\ncolumns\n1\n');
+    return d;
+  };
+
+  it('is one line at the file, not V8 aborting the process as it decodes it, and the run goes on', () => {
+    // Decoding it as one string would abort the process.
+    const d = bigAndOk();
     const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'big.non', 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
     expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'big.non:0: cannot read the file (629,145,600 bytes, more than the 536,870,888 a text file may have)\n']);
     expect(readFileSync(join(d, 'run.csv'), 'utf8')).toMatch(/,ok\.non,/);
   });
 
   it('is still an input file, never overwritten by the run that refused it', () => {
-    const d = dir();
+    const d = bigAndOk();
     const big = join(d, 'big.non');
-    writeFileSync(big, '');
-    truncateSync(big, 600 * 2 ** 20);
-    writeFileSync(join(d, 'ok.non'), 'width 1\nheight 1\nrows\n1\ncolumns\n1\n');
     const r = spawnSync(process.execPath, [resolve(CLI), 'run', 'big.non', 'ok.non', '-s', 'overlap', '--quiet', '--out', 'big.non'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
     expect(r.status).toBe(2);
     expect(statSync(big).size).toBe(600 * 2 ** 20);
