@@ -9,6 +9,10 @@ import { tempDirs } from '../helpers/temp-dirs.js';
 requireBuiltCli();
 const dir = tempDirs('heap-guard');
 
+/** nonobench ARGS in `cwd`, in an old space of 128 MiB. */
+const inSmallHeap = (args: string[], cwd?: string) =>
+  spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+
 describe('a corpus larger than memory', () => {
   it('ends the load with one line at the file and line, exit 2, where V8 aborted the process (solve and run)', () => {
     // Half a million 1×1 tournament puzzles (5 MB) in an old space of 128 MiB: V8's out-of-memory abort,
@@ -16,7 +20,7 @@ describe('a corpus larger than memory', () => {
     const file = join(dir(), 'many.txt');
     writeFileSync(file, Array.from({ length: 500_000 }, (_, i) => `$${i + 1}\n0\n0\n`).join(''));
     for (const args of [['solve', file, '-s', 'overlap'], ['run', file, '-s', 'overlap', '--quiet', '--out', join(dir(), 'run.csv')]]) {
-      const r = spawnSync(process.execPath, ['--max-old-space-size=128', CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+      const r = inSmallHeap(args);
       expect([r.status, r.signal], args[0]).toEqual([2, null]);
       expect(r.stderr, args[0]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: more puzzles than memory holds \\(the heap is \\d+% of its \\d+ MiB limit here\\): load a part \\(FILE#FIRST-LAST\\)[^\\n]*\\n$`));
     }
@@ -56,7 +60,7 @@ describe('one clue of millions of numbers', () => {
       [xml, /^long-clue\.xml:1: more puzzles than memory holds \(the heap is \d+% of its \d+ MiB limit here\)[^\n]*\n$/],
     ];
     for (const [file, message] of expected) {
-      const r = spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), 'convert', file, '-'], { cwd: d, encoding: 'utf8', timeout: 120_000 });
+      const r = inSmallHeap(['convert', file, '-'], d);
       expect([r.status, r.signal], file).toEqual([2, null]);
       expect(r.stderr, file).toMatch(message);
     }
@@ -67,13 +71,11 @@ describe('one value of millions of characters', () => {
   // Each file is a few megabytes; read in an old space of 128 MiB, each ended in V8's out-of-memory abort, before:
   // the JSON string and the XML picture row were grown a character at a time (a rope of a node per character),
   // and check split a grid row into a value per character.
-  const run = (d: string, args: string[]) =>
-    spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), ...args], { cwd: d, encoding: 'utf8', timeout: 120_000 });
 
   it('is read in a small heap: a JSON string', () => {
     const d = dir();
     writeFileSync(join(d, 'long-title.json'), `{"title": "${'x'.repeat(8_000_000)}", "rows": [[1], [1]], "columns": [[1], [1]]}`);
-    const r = run(d, ['convert', 'long-title.json', 'out.non']);
+    const r = inSmallHeap(['convert', 'long-title.json', 'out.non'], d);
     expect([r.status, r.signal, r.stderr]).toEqual([0, null, '']);
     expect(readFileSync(join(d, 'out.non'), 'utf8')).toContain(`title "${'x'.repeat(8_000_000)}"`);
   });
@@ -84,7 +86,7 @@ describe('one value of millions of characters', () => {
       join(d, 'long-goal.xml'),
       `<puzzle><clues type="rows"><line><count>1</count></line></clues><clues type="columns"><line><count>1</count></line></clues><solution type="goal"><image>|${'X'.repeat(5_000_000)}|</image></solution></puzzle>`,
     );
-    const r = run(d, ['convert', 'long-goal.xml', '-']);
+    const r = inSmallHeap(['convert', 'long-goal.xml', '-'], d);
     expect([r.status, r.signal, r.stderr]).toEqual([2, null, 'long-goal.xml:1: goal row 1 has 5000000 cells, expected 1\n']);
   });
 
@@ -93,7 +95,7 @@ describe('one value of millions of characters', () => {
     writeFileSync(join(d, 'p.non'), 'width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n');
     for (const [row, cells] of [['#'.repeat(20_000_000), 20_000_000], ['1\t'.repeat(5_000_000), 5_000_000]] as const) {
       writeFileSync(join(d, 'long-row.txt'), `${row}\n.#\n`);
-      const r = run(d, ['check', 'p.non', 'long-row.txt']);
+      const r = inSmallHeap(['check', 'p.non', 'long-row.txt'], d);
       expect([r.status, r.signal, r.stderr]).toEqual([2, null, `long-row.txt:1: row 1 has ${cells} cells, expected 2\n`]);
     }
   });
@@ -102,8 +104,6 @@ describe('one value of millions of characters', () => {
 describe('a file of more lines than memory holds', () => {
   // Ten million short lines (20 to 50 MB) in an old space of 128 MiB: V8's out-of-memory abort, before, inside the
   // split into lines (past 134 million lines with any heap, V8's array limit) or while reading them.
-  const run = (d: string, args: string[]) =>
-    spawnSync(process.execPath, ['--max-old-space-size=128', resolve(CLI), ...args], { cwd: d, encoding: 'utf8', timeout: 120_000 });
   const N = 10_000_000;
   const refused = (file: string) =>
     new RegExp(`^${file.replace('.', '\\.')}:0: 10,000,00\\d lines that are not empty, more than memory holds \\(the heap's limit is \\d+ MiB here\\)[^\\n]*\\n$`);
@@ -115,7 +115,7 @@ describe('a file of more lines than memory holds', () => {
     writeFileSync(join(d, 'dividers.nonpack'), '====\n'.repeat(N));
     writeFileSync(join(d, 'ok.non'), OK);
     for (const file of ['comments.non', 'dividers.nonpack']) {
-      const r = run(d, ['run', file, 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv']);
+      const r = inSmallHeap(['run', file, 'ok.non', '-s', 'overlap', '--quiet', '--out', 'run.csv'], d);
       expect([r.status, r.signal], file).toEqual([2, null]);
       expect(r.stderr, file).toMatch(refused(file));
       expect(readFileSync(join(d, 'run.csv'), 'utf8')).toMatch(/,ok\.non,/);
@@ -128,7 +128,7 @@ describe('a file of more lines than memory holds', () => {
     writeFileSync(join(d, 'grid.txt'), `#\n${'####\n'.repeat(N)}`);
     writeFileSync(join(d, 'model.txt'), `s SATISFIABLE\n${'c\n'.repeat(N)}v 1 0\n`);
     for (const [args, file] of [[['check', 'ok.non', 'grid.txt'], 'grid.txt'], [['cnf', 'ok.non', '--decode', 'model.txt'], 'model.txt']] as const) {
-      const r = run(d, [...args]);
+      const r = inSmallHeap([...args], d);
       expect([r.status, r.signal], file).toEqual([2, null]);
       expect(r.stderr, file).toMatch(refused(file));
     }
@@ -137,7 +137,7 @@ describe('a file of more lines than memory holds', () => {
   it('ends the load at its line for a tournament puzzle of millions of blank clue lines', () => {
     const d = dir();
     writeFileSync(join(d, 'tall.txt'), `$1\n1\n${'\n'.repeat(N)}1\n`);
-    const r = run(d, ['convert', 'tall.txt', 'out.json']);
+    const r = inSmallHeap(['convert', 'tall.txt', 'out.json'], d);
     expect([r.status, r.signal]).toEqual([2, null]);
     expect(r.stderr).toMatch(/^tall\.txt:\d+: more puzzles than memory holds \(the heap is \d+% of its \d+ MiB limit here\)[^\n]*\n$/);
   });
@@ -145,7 +145,7 @@ describe('a file of more lines than memory holds', () => {
   it('still reads ten million empty lines, which share one string', () => {
     const d = dir();
     writeFileSync(join(d, 'blank.non'), `width 1\nheight 1\n${'\n'.repeat(N)}rows\n1\ncolumns\n1\n`);
-    const r = run(d, ['convert', 'blank.non', 'out.json']);
+    const r = inSmallHeap(['convert', 'blank.non', 'out.json'], d);
     expect([r.status, r.signal, r.stderr]).toEqual([0, null, '']);
   });
 });
