@@ -58,7 +58,7 @@ export interface EncodeOptions {
   /** A grid of cell codes: its known cells become unit clauses and prune the encoding. */
   known?: Grid;
   encoding?: EncodingName;
-  /** Polled after each line (a 200×200 puzzle takes up to a second to encode) and within a line every few thousand clauses (one line of thousands of cells takes seconds). */
+  /** Polled after each line (a 200×200 puzzle takes up to a second to encode) and within a line every 65,536 clauses offered (one line of thousands of cells takes seconds). */
   shouldStop?: () => boolean;
 }
 
